@@ -1,0 +1,134 @@
+package io.cohort.config;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The {@code <cluster>} part of {@link ConfigBinder}: replication settings, the protocol and
+ * security, with the checks the schema cannot express: the database protocol names a declared data
+ * source or a URL (not both), peer discovery has what its kind needs, stack files are readable,
+ * the cluster secret resolves.
+ */
+final class ClusterBinder {
+
+    private final Path baseDir;
+    private final SecretResolver secrets;
+    private final List<DataSourceConfig> dataSources;
+
+    ClusterBinder(Path baseDir, SecretResolver secrets, List<DataSourceConfig> dataSources) {
+        this.baseDir = baseDir;
+        this.secrets = secrets;
+        this.dataSources = dataSources;
+    }
+
+    ClusterConfig bind(SourceElement at, RawCohort.RawCluster raw) throws ConfigException {
+        RawCohort.RawReplicationPolicy policy = raw.replicationPolicy == null ? new RawCohort.RawReplicationPolicy() : raw.replicationPolicy;
+        SourceElement policyAt = at.child("replication-policy");
+        ReplicationSettings replication = new ReplicationSettings(at.integer("write-quota", raw.writeQuota),
+                at.flag("allow-colocation", raw.allowColocation), at.duration("cache-miss-delay", raw.cacheMissDelay),
+                policyAt.convert("trigger", policy.trigger, Trigger::fromXml),
+                policyAt.convert("scope", policy.scope, Scope::fromXml), delivery(at, raw));
+        SourceElement protocolAt = at.child("protocol");
+        ProtocolConfig protocol = raw.protocol.peer != null ? peer(protocolAt.child("peer"), raw.protocol.peer)
+                : raw.protocol.multicast != null ? multicast(protocolAt.child("multicast"), raw.protocol.multicast)
+                : database(protocolAt.child("database"), raw.protocol.database);
+        Optional<SecurityConfig> security = Optional.empty();
+        if (raw.security != null) {
+            SourceElement securityAt = at.child("security");
+            security = Optional.of(new SecurityConfig(
+                    secrets.required(securityAt, "secret-env", raw.security.secretEnv, "secret-file", raw.security.secretFile),
+                    securityAt.flag("encrypt", raw.security.encrypt)));
+        }
+        return new ClusterConfig(raw.name, at.flag("enabled", raw.enabled), replication, protocol, security);
+    }
+
+    private static Delivery delivery(SourceElement cluster, RawCohort.RawCluster raw) throws ConfigException {
+        if (raw.synchronous != null) {
+            return new Delivery.Sync(cluster.child("synchronous-replication").duration("timeout", raw.synchronous.timeout));
+        }
+        RawCohort.RawAsynchronous async = raw.asynchronous == null ? new RawCohort.RawAsynchronous() : raw.asynchronous;
+        return new Delivery.Async(cluster.child("asynchronous-replication").integer("queue-capacity", async.queueCapacity));
+    }
+
+    private PeerProtocol peer(SourceElement at, RawCohort.RawPeer raw) throws ConfigException {
+        Discovery discovery = at.convert("discovery", raw.discovery, Discovery::fromXml);
+        requireExactlyWith(at, "dns-query", raw.dnsQuery, discovery, Discovery.DNS, "the DNS name whose records list the members");
+        requireExactlyWith(at, "data-source", raw.dataSource, discovery, Discovery.JDBC, "the name of a declared <datasource>");
+        Optional<DataSourceConfig> jdbc = raw.dataSource == null ? Optional.empty() : Optional.of(declared(at, raw.dataSource));
+        List<PeerMember> members = new ArrayList<>();
+        for (int i = 0; i < raw.members.size(); i++) {
+            RawCohort.RawMember member = raw.members.get(i);
+            members.add(new PeerMember(member.host, at.child("member", i).integer("port", member.port)));
+        }
+        return new PeerProtocol(raw.bindAddr, at.integer("start-port", raw.startPort), at.integer("range", raw.range),
+                at.duration("timeout", raw.timeout), discovery, Optional.ofNullable(raw.dnsQuery), jdbc, stack(at, raw.stack), members);
+    }
+
+    private static void requireExactlyWith(SourceElement at, String attribute, String value, Discovery discovery, Discovery needing,
+                                           String meaning) throws ConfigException {
+        if (value == null && discovery == needing) {
+            throw at.attributeError("discovery", "discovery=\"" + discovery.xmlName() + "\" on " + at.tag() + " needs attribute " + attribute,
+                    attribute + "=\"...\": " + meaning);
+        }
+        if (value != null && discovery != needing) {
+            throw at.attributeError(attribute, "attribute " + attribute + " on " + at.tag() + " applies only with discovery=\""
+                    + needing.xmlName() + "\", not \"" + discovery.xmlName() + "\"", "discovery=\"" + needing.xmlName() + "\" or no " + attribute);
+        }
+    }
+
+    private MulticastProtocol multicast(SourceElement at, RawCohort.RawMulticast raw) throws ConfigException {
+        return new MulticastProtocol(raw.ip, at.integer("port", raw.port), raw.bindAddr, at.integer("ttl", raw.ttl), stack(at, raw.stack));
+    }
+
+    private DatabaseProtocol database(SourceElement at, RawCohort.RawDatabase raw) throws ConfigException {
+        DataSourceConfig connection;
+        if (raw.dataSource != null && raw.url != null) {
+            throw at.attributeError("url", "both data-source and url on " + at.tag(), "data-source (a declared <datasource>) or url, not both");
+        } else if (raw.dataSource != null) {
+            onlyWithUrl(at, "user", raw.user, raw.dataSource);
+            onlyWithUrl(at, "password-env", raw.passwordEnv, raw.dataSource);
+            onlyWithUrl(at, "password-file", raw.passwordFile, raw.dataSource);
+            connection = declared(at, raw.dataSource);
+        } else if (raw.url != null) {
+            RawCohort.RawDataSource defaults = new RawCohort.RawDataSource();
+            connection = new DataSourceConfig(DatabaseProtocol.INLINE_CONNECTION_NAME, raw.url, Optional.ofNullable(raw.user),
+                    secrets.optional(at, "password-env", raw.passwordEnv, "password-file", raw.passwordFile),
+                    Integer.parseInt(defaults.maxPoolSize), ConfigDuration.parse(defaults.connectionTimeout));
+        } else {
+            throw at.error("missing attribute data-source or url on " + at.tag(),
+                    "data-source=\"<name of a <datasource>>\" or url=\"jdbc:...\"");
+        }
+        return new DatabaseProtocol(connection, raw.tablePrefix, at.integer("batch-size", raw.batchSize),
+                at.duration("flush-interval", raw.flushInterval));
+    }
+
+    private static void onlyWithUrl(SourceElement at, String attribute, String value, String dataSource) throws ConfigException {
+        if (value != null) {
+            throw at.attributeError(attribute, "attribute " + attribute + " on " + at.tag() + " applies only with url, not with data-source",
+                    "the user and password on the <datasource> named \"" + dataSource + "\"");
+        }
+    }
+
+    private DataSourceConfig declared(SourceElement at, String name) throws ConfigException {
+        return dataSources.stream().filter(ds -> ds.name().equals(name)).findFirst().orElseThrow(() -> at.attributeError("data-source",
+                "data-source=\"" + name + "\" on " + at.tag() + " names no declared <datasource>",
+                dataSources.isEmpty() ? "a <datasource name=\"" + name + "\" .../> before <cluster>"
+                        : "one of " + dataSources.stream().map(DataSourceConfig::name).collect(Collectors.joining(", "))));
+    }
+
+    private Optional<Path> stack(SourceElement at, String stack) throws ConfigException {
+        if (stack == null) {
+            return Optional.empty();
+        }
+        Path file = at.path("stack", stack, baseDir);
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw at.attributeError("stack", "JGroups stack file " + file + " (stack on " + at.tag() + ") does not exist or is not readable",
+                    "a readable JGroups stack XML file");
+        }
+        return Optional.of(file);
+    }
+}

@@ -1,0 +1,76 @@
+package io.cohort.config;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Turns a bound {@link RawCohort} into the public records: converts values, applies the defaults of
+ * absent elements, resolves paths and secrets, and checks what the schema cannot (unique data source
+ * names, and via {@link ClusterBinder} the cluster's cross-references). Each error points at the
+ * element or attribute at fault.
+ */
+final class ConfigBinder {
+
+    private final SourceMap source;
+    private final Path baseDir;
+    private final SecretResolver secrets;
+
+    ConfigBinder(SourceMap source, Path baseDir, Function<String, String> env) {
+        this.source = source;
+        this.baseDir = baseDir;
+        this.secrets = new SecretResolver(env, baseDir);
+    }
+
+    CohortConfig bind(Path file, RawCohort raw) throws ConfigException {
+        SourceElement root = source.root("cohort");
+        List<DataSourceConfig> dataSources = dataSources(root, raw.dataSources);
+        Optional<ClusterConfig> cluster = Optional.empty();
+        if (raw.cluster != null) {
+            cluster = Optional.of(new ClusterBinder(baseDir, secrets, dataSources).bind(root.child("cluster"), raw.cluster));
+        }
+        return new CohortConfig(file, node(root.child("node"), raw.node),
+                admin(root.child("admin"), raw.admin == null ? new RawCohort.RawAdmin() : raw.admin), dataSources,
+                serialization(root.child("serialization"), raw.serialization == null ? new RawCohort.RawSerialization() : raw.serialization),
+                cluster);
+    }
+
+    private NodeConfig node(SourceElement at, RawCohort.RawNode raw) throws ConfigException {
+        return new NodeConfig(raw.name, raw.host, raw.bindAddr, at.integer("http-port", raw.httpPort),
+                at.path("webapps", raw.webapps, baseDir), at.path("work-dir", raw.workDir, baseDir),
+                at.integer("max-threads", raw.maxThreads), at.duration("graceful-stop", raw.gracefulStop),
+                at.duration("scan-interval", raw.scanInterval));
+    }
+
+    private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {
+        return new AdminConfig(at.flag("enabled", raw.enabled), raw.bindAddr, at.integer("port", raw.port),
+                secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile));
+    }
+
+    private List<DataSourceConfig> dataSources(SourceElement root, List<RawCohort.RawDataSource> raws) throws ConfigException {
+        List<DataSourceConfig> result = new ArrayList<>();
+        Map<String, SourceElement> seen = new HashMap<>();
+        for (int i = 0; i < raws.size(); i++) {
+            RawCohort.RawDataSource raw = raws.get(i);
+            SourceElement at = root.child("datasource", i);
+            SourceElement first = seen.putIfAbsent(raw.name, at);
+            if (first != null) {
+                throw at.attributeError("name", "duplicate data source name \"" + raw.name + "\"",
+                        "a name not used by the <datasource> at " + first.position());
+            }
+            result.add(new DataSourceConfig(raw.name, raw.url, Optional.ofNullable(raw.user),
+                    secrets.optional(at, "password-env", raw.passwordEnv, "password-file", raw.passwordFile),
+                    at.integer("max-pool-size", raw.maxPoolSize), at.duration("connection-timeout", raw.connectionTimeout)));
+        }
+        return result;
+    }
+
+    private SerializationConfig serialization(SourceElement at, RawCohort.RawSerialization raw) throws ConfigException {
+        return new SerializationConfig(at.size("max-bytes", raw.maxBytes), at.integer("max-depth", raw.maxDepth),
+                at.longInteger("max-references", raw.maxReferences), raw.allow.stream().map(a -> a.pattern).toList());
+    }
+}

@@ -1,0 +1,104 @@
+package io.cohort.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * Reads Cohort's XML configuration: a node's file ({@code urn:cohort:config:1},
+ * {@code cohort-config-1.xsd}) and a web application's {@code WEB-INF/cohort-web.xml}
+ * ({@code urn:cohort:web:1}, {@code cohort-web-1.xsd}).
+ *
+ * <p>Each file is checked in three steps, and the first problem found is thrown as a
+ * {@link ConfigException} naming file, line, column and what was expected: the XML must be well
+ * formed (no DOCTYPE: DTDs and external entities are never processed); it must be valid against the
+ * schema; then the checks the schema cannot express (references between elements, unique names,
+ * secrets that resolve, files that exist). A returned configuration is complete: every default
+ * applied, every path absolute, every secret read. Nothing is logged; secret values appear in no
+ * message. Thread-safe; the methods are static because there is nothing to configure.
+ */
+public final class ConfigLoader {
+
+    private ConfigLoader() {
+    }
+
+    /**
+     * Loads a node's configuration file. Relative paths in it resolve against its directory, and
+     * secrets named by {@code *-env} attributes come from this process's environment.
+     */
+    public static CohortConfig load(Path file) throws ConfigException {
+        Path absolute = file.toAbsolutePath().normalize();
+        return parse(file.toString(), read(file.toString(), absolute), absolute.getParent(), System::getenv, absolute);
+    }
+
+    /**
+     * Parses a node's configuration from a stream.
+     *
+     * @param systemId names the source in error messages, usually the file name as the user gave it
+     * @param baseDir  the directory relative paths resolve against
+     * @param env      looks up environment variables for {@code *-env} attributes (tests pass a map's
+     *                 {@code get}); returns null for an unset variable
+     */
+    public static CohortConfig parse(String systemId, InputStream in, Path baseDir, Function<String, String> env)
+            throws ConfigException {
+        Path absoluteBase = baseDir.toAbsolutePath().normalize();
+        Path source;
+        try {
+            source = absoluteBase.resolve(systemId).normalize();
+        } catch (InvalidPathException e) {
+            source = absoluteBase;
+        }
+        return parse(systemId, read(systemId, in), absoluteBase, env, source);
+    }
+
+    /**
+     * Parses a web application's {@code WEB-INF/cohort-web.xml}. It holds no paths or secrets.
+     *
+     * @param systemId names the source in error messages, e.g. {@code shop.war!/WEB-INF/cohort-web.xml}
+     */
+    public static WebAppOverride parseWebOverride(String systemId, InputStream in) throws ConfigException {
+        byte[] xml = read(systemId, in);
+        SourceMap source = CohortSchema.WEB.validate(systemId, xml);
+        return new WebOverrideBinder(source).bind(XmlBinding.bind(xml, RawWeb.class));
+    }
+
+    /** {@link #parseWebOverride} for a file; {@link WebAppOverride#NONE} if the file does not exist. */
+    public static WebAppOverride loadWebOverride(Path file) throws ConfigException {
+        if (!Files.exists(file)) {
+            return WebAppOverride.NONE;
+        }
+        byte[] xml = read(file.toString(), file);
+        SourceMap source = CohortSchema.WEB.validate(file.toString(), xml);
+        return new WebOverrideBinder(source).bind(XmlBinding.bind(xml, RawWeb.class));
+    }
+
+    private static CohortConfig parse(String systemId, byte[] xml, Path baseDir, Function<String, String> env, Path source)
+            throws ConfigException {
+        SourceMap map = CohortSchema.CONFIG.validate(systemId, xml);
+        return new ConfigBinder(map, baseDir, env).bind(source, XmlBinding.bind(xml, RawCohort.class));
+    }
+
+    private static byte[] read(String systemId, Path file) throws ConfigException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw unreadable(systemId, e);
+        }
+    }
+
+    private static byte[] read(String systemId, InputStream in) throws ConfigException {
+        try {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw unreadable(systemId, e);
+        }
+    }
+
+    private static ConfigException unreadable(String systemId, IOException e) {
+        return new ConfigException(systemId, 1, 1, "cannot read the file (" + e.getClass().getSimpleName() + ": " + e.getMessage() + ")",
+                "a readable XML file", e);
+    }
+}

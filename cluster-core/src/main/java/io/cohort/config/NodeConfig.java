@@ -1,0 +1,45 @@
+package io.cohort.config;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The {@code <node>} element: this node's identity and HTTP connector.
+ *
+ * @param name         the node name, also the session route suffix ({@code <id>.<name>}); letters,
+ *                     digits, '-' and '_' only
+ * @param host         the host this node counts as for local routing and colocation
+ * @param bindAddress  the address the HTTP connector listens on
+ * @param httpPort     the HTTP port, 0 for a free one
+ * @param webapps      the deployment directory, absolute
+ * @param workDir      the scratch directory, absolute
+ * @param maxThreads   the request thread pool size
+ * @param gracefulStop how long a stop waits before forcing
+ * @param scanInterval the hot-deployment scan period; {@link Duration#ZERO} disables hot deployment
+ */
+public record NodeConfig(String name, String host, String bindAddress, int httpPort, Path webapps, Path workDir,
+                         int maxThreads, Duration gracefulStop, Duration scanInterval) {
+
+    public NodeConfig {
+        Objects.requireNonNull(name, "name");
+        if (!name.matches("[A-Za-z0-9_-]+")) {
+            throw new IllegalArgumentException("node name must be letters, digits, '-' and '_': " + name);
+        }
+        Objects.requireNonNull(host, "host");
+        Objects.requireNonNull(bindAddress, "bindAddress");
+        Ports.check("httpPort", httpPort, 0);
+        Objects.requireNonNull(webapps, "webapps");
+        Objects.requireNonNull(workDir, "workDir");
+        if (maxThreads < 1) {
+            throw new IllegalArgumentException("maxThreads must be at least 1: " + maxThreads);
+        }
+        Objects.requireNonNull(gracefulStop, "gracefulStop");
+        Objects.requireNonNull(scanInterval, "scanInterval");
+    }
+
+    /** Whether the webapps directory is scanned for changes while the node runs. */
+    public boolean hotDeployment() {
+        return !scanInterval.isZero();
+    }
+}

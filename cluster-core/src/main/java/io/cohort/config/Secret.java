@@ -1,0 +1,56 @@
+package io.cohort.config;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Objects;
+
+/**
+ * A secret value read from an environment variable or a file (a token, a password, the cluster
+ * secret). {@link #toString()} never shows the value, so records holding a secret can be logged;
+ * {@link #origin()} says where it came from. Two secrets are equal when their values are
+ * (compared in constant time); {@link #hashCode()} is the same for every secret, so it reveals
+ * nothing either. Call {@link #reveal()} only at the point of use.
+ */
+public final class Secret {
+
+    private final String value;
+    private final String origin;
+
+    /**
+     * @param value  the secret itself, not empty
+     * @param origin where it came from, for messages, e.g. {@code environment variable DB_PASSWORD}
+     */
+    public Secret(String value, String origin) {
+        this.value = Objects.requireNonNull(value, "value");
+        this.origin = Objects.requireNonNull(origin, "origin");
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException("a secret cannot be empty (" + origin + ")");
+        }
+    }
+
+    /** The secret value. Never log it. */
+    public String reveal() {
+        return value;
+    }
+
+    /** Where the value came from, e.g. {@code file /etc/cohort/secret}; safe to log. */
+    public String origin() {
+        return origin;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof Secret that
+                && MessageDigest.isEqual(value.getBytes(StandardCharsets.UTF_8), that.value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public int hashCode() {
+        return 0x5EC2E7; // the same for all secrets: a hash of the value would leak information
+    }
+
+    @Override
+    public String toString() {
+        return "Secret[****]";
+    }
+}

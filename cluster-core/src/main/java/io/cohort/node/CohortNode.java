@@ -1,0 +1,304 @@
+package io.cohort.node;
+
+import io.cohort.admin.AdminHandler;
+import io.cohort.admin.AdminOperations;
+import io.cohort.admin.HealthReport;
+import io.cohort.admin.NodeState;
+import io.cohort.cluster.Member;
+import io.cohort.config.CohortConfig;
+import io.cohort.config.Secret;
+import io.cohort.metrics.LoadProbe;
+import io.cohort.metrics.NodeMetrics;
+import io.cohort.node.deploy.ApplicationDeployer;
+import io.cohort.node.deploy.ApplicationInfo;
+import io.cohort.node.deploy.ApplicationName;
+import io.cohort.node.deploy.DeploymentException;
+import io.cohort.node.deploy.WarDirectoryWatcher;
+import io.cohort.session.SessionStoreFactory;
+import io.cohort.session.SessionStoreProvider;
+import io.cohort.session.local.LocalSessionStoreFactory;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.CountDownLatch;
+import org.eclipse.jetty.jmx.MBeanContainer;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.server.handler.ContextHandlerCollection;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.server.handler.StatisticsHandler;
+import org.eclipse.jetty.session.DefaultSessionIdManager;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Cohort node: an embedded Jetty 12 server that serves the WARs of its {@code webapps/}
+ * directory on the HTTP connector, and health, metrics and the admin API on the admin connector.
+ *
+ * <p>{@link #start} returns when the node serves. {@link #stop} is graceful and bounded by the
+ * configured {@code graceful-stop}: the node reports DRAINING, stops accepting connections, lets
+ * in-flight requests finish, stops every application (which hands its sessions to the session
+ * store, e.g. for the onShutdown trigger), leaves the cluster and closes its pools.
+ */
+public final class CohortNode implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CohortNode.class);
+    private static final String HTTP = "http";
+    private static final String ADMIN = "admin";
+
+    private final CohortConfig config;
+    private final NodeMetrics metrics;
+    private final Server server;
+    private final ServerConnector httpConnector;
+    private final Optional<ServerConnector> adminConnector;
+    private final StatisticsHandler statistics;
+    private final ContextHandlerCollection applications = new ContextHandlerCollection(true);
+    private final LoadProbe load;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile NodeState state = NodeState.STARTING;
+    private DataSourceRegistry dataSources;
+    private LocalSessionStoreFactory localStores;
+    private Optional<SessionStoreFactory> replicatingStores = Optional.empty();
+    private ApplicationDeployer deployer;
+    private WarDirectoryWatcher watcher;
+    private Member self;
+
+    private CohortNode(CohortConfig config) {
+        this.config = config;
+        this.metrics = new NodeMetrics(config.node().name());
+        QueuedThreadPool threads = new QueuedThreadPool(config.node().maxThreads(), Math.min(8, config.node().maxThreads()));
+        threads.setName("cohort-" + config.node().name());
+        this.server = new Server(threads);
+        server.setStopTimeout(config.node().gracefulStop().toMillis());
+        server.setStopAtShutdown(false);
+        ErrorHandler errors = new ErrorHandler();
+        errors.setShowStacks(false);
+        server.setErrorHandler(errors);
+        server.addBean(new MBeanContainer(ManagementFactory.getPlatformMBeanServer()));
+        DefaultSessionIdManager sessionIds = new DefaultSessionIdManager(server);
+        sessionIds.setWorkerName(config.node().name()); // session ids end in .<node name>: the route
+        server.addBean(sessionIds, true);
+
+        this.httpConnector = connector(HTTP, config.node().bindAddress(), config.node().httpPort());
+        this.adminConnector = config.admin().enabled()
+                ? Optional.of(connector(ADMIN, config.admin().bindAddress(), config.admin().port()))
+                : Optional.empty();
+        this.statistics = new StatisticsHandler(applications);
+        this.load = new LoadProbe(threads::getBusyThreads, threads::getMaxThreads, statistics::getRequestsActive);
+
+        Handler.Sequence root = new Handler.Sequence();
+        adminConnector.ifPresent(c -> root.addHandler(adminContext()));
+        root.addHandler(new GracefulHandler(statistics));
+        server.setHandler(root);
+        NodeMeters.bind(metrics.registry(), threads, statistics);
+    }
+
+    private ServerConnector connector(String name, String host, int port) {
+        ServerConnector connector = new ServerConnector(server);
+        connector.setName(name);
+        connector.setHost(host);
+        connector.setPort(port);
+        server.addConnector(connector);
+        return connector;
+    }
+
+    private ContextHandler adminContext() {
+        Optional<String> token = config.admin().token().map(Secret::reveal);
+        ContextHandler admin = new ContextHandler(new AdminHandler(new Operations(), token), "/");
+        admin.setVirtualHosts(List.of("@" + ADMIN));
+        return admin;
+    }
+
+    /** Starts a node and returns when it serves; on failure everything started is stopped again. */
+    public static CohortNode start(CohortConfig config) throws Exception {
+        CohortNode node = new CohortNode(config);
+        try {
+            node.doStart();
+            return node;
+        } catch (Exception e) {
+            node.stop();
+            throw e;
+        }
+    }
+
+    private void doStart() throws Exception {
+        String name = config.node().name();
+        dataSources = new DataSourceRegistry(server, name, config.dataSources());
+        server.start();
+        self = new Member(name, name, config.node().host(), uri(httpConnector),
+                adminConnector.map(CohortNode::uri).orElse(URI.create("http://unavailable:0")));
+        localStores = new LocalSessionStoreFactory(self);
+        replicatingStores = startReplication();
+
+        Path work = config.node().workDir().resolve(name);
+        ApplicationStoreBinder binder = new ApplicationStoreBinder(config, localStores, replicatingStores,
+                metrics.registry());
+        deployer = new ApplicationDeployer(server, applications, HTTP,
+                app -> context -> binder.binderFor(app, context), work.resolve("apps"),
+                config.node().gracefulStop(), Clock.systemUTC());
+        cleanStaging(work.resolve("apps"));
+        watcher = new WarDirectoryWatcher(config.node().webapps(), deployer, config.node().scanInterval());
+        watcher.deployExisting();
+        watcher.start();
+        state = NodeState.UP;
+        LOG.info("Node {} (host {}) serving at {}, admin at {}, applications {}", name, self.host(),
+                self.httpAddress(), self.adminAddress(),
+                deployer.applications().stream().map(ApplicationInfo::contextPath).toList());
+    }
+
+    private Optional<SessionStoreFactory> startReplication() throws Exception {
+        if (config.cluster().isEmpty() || !config.cluster().get().enabled()) {
+            return Optional.empty();
+        }
+        for (SessionStoreProvider provider : ServiceLoader.load(SessionStoreProvider.class)) {
+            if (provider.supports(config)) {
+                return Optional.of(provider.start(config, self, metrics.registry()));
+            }
+        }
+        throw new IllegalStateException("<cluster> is configured but no session replication provider for its "
+                + "protocol is on the class path (the replication module is missing)");
+    }
+
+    private static void cleanStaging(Path staging) throws IOException {
+        if (Files.exists(staging)) {
+            try (var paths = Files.walk(staging)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        Files.createDirectories(staging);
+    }
+
+    private static URI uri(ServerConnector connector) {
+        String host = connector.getHost() == null || connector.getHost().equals("0.0.0.0")
+                ? "127.0.0.1" : connector.getHost();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + connector.getLocalPort());
+    }
+
+    /** This node as a cluster member, with the ports it actually bound. */
+    public Member self() {
+        return self;
+    }
+
+    public NodeState state() {
+        return state;
+    }
+
+    public ApplicationDeployer deployer() {
+        return deployer;
+    }
+
+    public NodeMetrics metrics() {
+        return metrics;
+    }
+
+    /** Stops gracefully (see the class comment); idempotent, safe from any thread. */
+    public synchronized void stop() {
+        if (state == NodeState.STOPPED) {
+            return;
+        }
+        state = NodeState.DRAINING;
+        LOG.info("Node {} stopping (graceful, at most {})", config.node().name(), config.node().gracefulStop());
+        quietly("hot deployment", () -> { if (watcher != null) watcher.stop(); });
+        quietly("server", server::stop);
+        quietly("applications", () -> { if (deployer != null) deployer.stopAll(); });
+        quietly("replication", () -> replicatingStores.ifPresent(SessionStoreFactory::close));
+        quietly("data sources", () -> { if (dataSources != null) dataSources.close(); });
+        quietly("metrics", metrics::close);
+        state = NodeState.STOPPED;
+        stopped.countDown();
+        LOG.info("Node {} stopped", config.node().name());
+    }
+
+    /** Blocks until the node has stopped. */
+    public void awaitStopped() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static void quietly(String what, Step step) {
+        try {
+            step.run();
+        } catch (Exception e) {
+            LOG.warn("Stopping {} failed: {}", what, e.toString());
+        }
+    }
+
+    /** The admin endpoints' view of the node. */
+    private final class Operations implements AdminOperations {
+
+        @Override
+        public HealthReport health() {
+            List<ApplicationInfo> apps = deployer == null ? List.of() : deployer.applications();
+            return new HealthReport(state, config.node().name(), config.node().host(), load.measure(), apps.size(),
+                    apps.stream().mapToLong(ApplicationInfo::sessions).sum(), members().size());
+        }
+
+        @Override
+        public String scrapeMetrics() {
+            return metrics.scrape();
+        }
+
+        @Override
+        public List<ApplicationInfo> applications() {
+            return deployer == null ? List.of() : deployer.applications();
+        }
+
+        @Override
+        public List<Member> members() {
+            if (self == null) {
+                return List.of();
+            }
+            return replicatingStores.map(f -> f.clusterView().members()).orElse(List.of(self));
+        }
+
+        @Override
+        public ApplicationInfo deploy(ApplicationName name, InputStream war) throws DeploymentException, IOException {
+            Path webapps = config.node().webapps();
+            Files.createDirectories(webapps);
+            Path upload = Files.createTempFile(webapps, "." + name.value() + "-", ".upload");
+            try {
+                Files.copy(war, upload, StandardCopyOption.REPLACE_EXISTING);
+                ApplicationInfo info = deployer.deploy(name, upload);
+                // only a WAR that started replaces the one in webapps/ (the watcher sees the same bytes)
+                Files.move(upload, webapps.resolve(name.warFileName()),
+                        StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return info;
+            } finally {
+                Files.deleteIfExists(upload);
+            }
+        }
+
+        @Override
+        public boolean undeploy(ApplicationName name) throws IOException {
+            Files.deleteIfExists(config.node().webapps().resolve(name.warFileName()));
+            return deployer.undeploy(name);
+        }
+
+        @Override
+        public void stopGracefully() {
+            Thread stopper = new Thread(CohortNode.this::stop, "cohort-stop");
+            stopper.setDaemon(false);
+            stopper.start();
+        }
+    }
+}

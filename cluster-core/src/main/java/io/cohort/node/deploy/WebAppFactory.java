@@ -1,0 +1,70 @@
+package io.cohort.node.deploy;
+
+import io.cohort.session.jetty.CohortSessionCache;
+import io.cohort.session.jetty.SessionStoreAdapter;
+import io.cohort.session.jetty.StoreBinding;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.ee10.webapp.ClassMatcher;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+
+/**
+ * Builds the Jetty context for one WAR: a standard EE10 web application with JSP and JSTL, served
+ * only on the node's HTTP connector, with its sessions bound to Cohort's session store.
+ */
+final class WebAppFactory {
+
+    /** Jars on the node's class path that web applications scan for TLDs and initializers. */
+    static final String CONTAINER_JARS = ".*/jakarta\\.servlet\\.jsp\\.jstl-[^/]*\\.jar$"
+            + "|.*/jetty-ee10-glassfish-jstl-[^/]*\\.jar$"
+            + "|.*/jetty-ee10-apache-jsp-[^/]*\\.jar$"
+            + "|.*/mortbay-apache-jsp-[^/]*\\.jar$";
+
+    /** Node classes that applications must never see, even when the node's class path has them. */
+    private static final List<String> HIDDEN_NODE_PACKAGES = List.of(
+            "io.cohort.admin.", "io.cohort.cluster.", "io.cohort.config.", "io.cohort.metrics.",
+            "io.cohort.node.", "io.cohort.session.", "io.cohort.replication.", "io.cohort.balancer.",
+            "com.zaxxer.hikari.", "io.micrometer.", "com.fasterxml.", "org.jgroups.", "ch.qos.logback.");
+
+    private final String connectorName;
+
+    WebAppFactory(String connectorName) {
+        this.connectorName = connectorName;
+    }
+
+    /**
+     * @param name the application
+     * @param war the staged (private, immutable) copy of the WAR
+     * @param tempDirectory where Jetty unpacks the WAR and compiles JSPs
+     * @param binder decides the session store once the application's class loader exists
+     */
+    WebAppContext create(ApplicationName name, Path war, Path tempDirectory,
+            Function<WebAppContext, StoreBinding.Binder> binder) {
+        WebAppContext context = new WebAppContext();
+        context.setDisplayName(name.value());
+        context.setContextPath(name.contextPath());
+        context.setWar(war.toString());
+        context.setTempDirectory(tempDirectory.toFile());
+        context.setTempDirectoryPersistent(false);
+        context.setExtractWAR(true);
+        context.setVirtualHosts(List.of("@" + connectorName));
+        context.setAttribute("org.eclipse.jetty.server.webapp.ContainerIncludeJarPattern", CONTAINER_JARS);
+        context.setThrowUnavailableOnStartupException(true);
+        context.addHiddenClassMatcher(new ClassMatcher(HIDDEN_NODE_PACKAGES.toArray(String[]::new)));
+        if (context.getErrorHandler() instanceof ErrorHandler errors) {
+            // error pages of the web.xml still apply; Jetty's own pages never show a stack trace
+            errors.setShowStacks(false);
+            errors.setShowMessageInTitle(false);
+        }
+
+        SessionHandler sessions = context.getSessionHandler();
+        SessionStoreAdapter adapter = new SessionStoreAdapter(binder.apply(context));
+        // attribute changes are flushed at response commit; access-time-only saves at most once a minute
+        adapter.setSavePeriodSec(60);
+        sessions.setSessionCache(new CohortSessionCache(sessions, adapter));
+        return context;
+    }
+}

@@ -1,0 +1,47 @@
+package io.cohort.session;
+
+import java.time.Instant;
+import java.util.Set;
+
+/**
+ * A read view of a session owned by this node, handed to a {@link SessionStore} while the node
+ * holds the session's lock. Valid only during the call it is passed to.
+ *
+ * <p>The view tracks which attributes changed since the store last declared the session
+ * replicated ({@link #markReplicated()}), so a store can send only what changed.
+ */
+public interface LiveSession {
+
+    /** The session id without the route suffix. */
+    String id();
+
+    /** Monotonic per session: incremented by the store through {@link #nextVersion()}. */
+    long version();
+
+    /** Increments and returns the version; to be called once per change the store emits. */
+    long nextVersion();
+
+    Instant created();
+
+    Instant lastAccessed();
+
+    /** Maximum inactive interval in milliseconds; zero or negative means never expires. */
+    long maxInactiveMillis();
+
+    /** Names of all attributes currently present. */
+    Set<String> attributeNames();
+
+    /** Names set, replaced or removed since the last {@link #markReplicated()}. */
+    Set<String> changedAttributeNames();
+
+    /** Forgets the changes tracked so far; the next change starts a new set. */
+    void markReplicated();
+
+    /**
+     * The attribute's current value in serialized form, or {@code null} if it is not present.
+     *
+     * @throws IllegalStateException if the value cannot be serialized (only possible for values
+     *     stored in a non-distributable application)
+     */
+    byte[] serializedAttribute(String name);
+}

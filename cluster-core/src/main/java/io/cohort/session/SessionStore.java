@@ -1,0 +1,80 @@
+package io.cohort.session;
+
+import java.util.Optional;
+
+/**
+ * Keeps the state of one web application's sessions beyond the memory of the node that owns them.
+ *
+ * <h2>Who is authoritative</h2>
+ * The node that holds a session in its session cache (its <em>owner</em>, or primary) is
+ * authoritative for it. A store only ever holds copies: it must never resurrect a session the owner
+ * removed, and must never prefer a copy with a lower {@link LiveSession#version() version} over one
+ * with a higher version. Expiry is decided by the owner, which reports it through {@link #removed}.
+ *
+ * <h2>When the node calls</h2>
+ * The node reports every moment at which a replication policy might want to act and lets the store
+ * decide what to do: {@link #attributeChanged} on each {@code setAttribute}/{@code removeAttribute},
+ * {@link #requestCompleted} when a request that touched the session is about to commit its response,
+ * {@link #shuttingDown} for every owned session when the application stops gracefully (node stop,
+ * undeploy, redeploy). A store that has nothing to do at a given moment returns at once.
+ *
+ * <h2>Threading</h2>
+ * Calls that take a {@link LiveSession} are made while the node holds that session's lock, in the
+ * thread that caused the event (a request thread, or the stopping thread). Concurrent calls for
+ * <em>different</em> sessions happen all the time; calls for the same session never overlap. The
+ * {@code LiveSession} is valid only for the duration of the call: a store that works asynchronously
+ * must snapshot what it needs (e.g. {@link LiveSession#serializedAttribute}) before returning. A
+ * synchronous store blocks the request for as long as it waits, so it must bound its waits.
+ *
+ * <h2>Failure</h2>
+ * Event methods must not throw: a store that cannot deliver a change logs it, counts it and
+ * returns, and the request carries on with the session intact at its owner (the copy elsewhere is
+ * then stale until the next successful change; versions let holders detect the gap). {@link #load}
+ * returns empty when no copy can be found in time, never an exception for an unknown id, so the
+ * node starts a fresh session instead of failing the request.
+ */
+public interface SessionStore {
+
+    /** Starts the store for one application; called once, before any other method. */
+    void start(SessionStoreContext context) throws Exception;
+
+    /**
+     * Stops the store. Called after the last {@link #shuttingDown} of a graceful stop, or without
+     * one when the application is stopped abruptly. Must return within a bounded time.
+     */
+    void stop();
+
+    /** A session was created at this node (it is new, its first request is still running). */
+    void created(LiveSession session);
+
+    /** An attribute was set, replaced or removed ({@code name} is no longer present if removed). */
+    void attributeChanged(LiveSession session, String name);
+
+    /**
+     * A request that used the session is about to commit its response, and the session's attributes
+     * changed or its access metadata is due to be saved. Called at most once per request.
+     */
+    void requestCompleted(LiveSession session);
+
+    /** The application is stopping gracefully; the session is about to leave this node's memory. */
+    void shuttingDown(LiveSession session);
+
+    /** The session got a new id (e.g. after login). The store forgets {@code oldId}. */
+    void idChanged(String oldId, LiveSession session);
+
+    /** The owner invalidated the session or it expired: every copy must go. */
+    void removed(String id, RemovalCause cause);
+
+    /**
+     * Finds a session this node does not hold, e.g. because its owner died or restarted. A store that
+     * returns a session hands ownership to the calling node: it must no longer return the same copy
+     * to another node as current.
+     *
+     * @param id the session id without route suffix
+     * @return the newest copy that can be found within the store's lookup bound, or empty
+     */
+    Optional<StoredSession> load(String id);
+
+    /** Whether any copy of the session with this id exists (used to avoid reusing ids). */
+    boolean exists(String id);
+}

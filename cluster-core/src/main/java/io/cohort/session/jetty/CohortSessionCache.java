@@ -1,0 +1,85 @@
+package io.cohort.session.jetty;
+
+import io.cohort.session.RemovalCause;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.eclipse.jetty.session.DefaultSessionCache;
+import org.eclipse.jetty.session.ManagedSession;
+import org.eclipse.jetty.session.SessionManager;
+import org.eclipse.jetty.util.thread.AutoLock;
+
+/**
+ * Jetty's in-memory session cache, with the three moments the store must hear about that Jetty's
+ * data-store interface does not tell apart: a session id change (reported as one event rather than
+ * a delete plus a store), removal with its cause (invalidated or expired), and a graceful shutdown
+ * (every owned session is handed to the store, changed or not).
+ */
+public final class CohortSessionCache extends DefaultSessionCache {
+
+    private final ConcurrentMap<String, ManagedSession> sessions;
+    private final SessionStoreAdapter adapter;
+
+    public CohortSessionCache(SessionManager manager, SessionStoreAdapter adapter) {
+        this(manager, adapter, new ConcurrentHashMap<>());
+    }
+
+    private CohortSessionCache(SessionManager manager, SessionStoreAdapter adapter,
+            ConcurrentMap<String, ManagedSession> sessions) {
+        super(manager, sessions);
+        this.sessions = sessions;
+        this.adapter = adapter;
+        setSessionDataStore(adapter);
+        setFlushOnResponseCommit(true);
+    }
+
+    @Override
+    public ManagedSession delete(String id) throws Exception {
+        ManagedSession session = doGet(id);
+        RemovalCause cause = RemovalCause.INVALIDATED;
+        if (session != null) {
+            try (AutoLock ignored = session.lock()) {
+                if (session.getSessionData().isExpiredAt(System.currentTimeMillis())) {
+                    cause = RemovalCause.EXPIRED;
+                }
+                if (session.getSessionData() instanceof TrackedSessionData tracked) {
+                    tracked.markRemoved();
+                }
+            }
+        }
+        adapter.noteRemoval(id, cause);
+        return super.delete(id);
+    }
+
+    @Override
+    protected void renewSessionId(ManagedSession session, String newId, String newExtendedId) throws Exception {
+        if (session == null) {
+            return;
+        }
+        try (AutoLock ignored = session.lock()) {
+            if (!session.isValid()) {
+                throw new IllegalStateException("Session " + session.getId() + " is not valid");
+            }
+            String oldId = session.getId();
+            session.getSessionData().setId(newId);
+            session.setExtendedId(newExtendedId);
+            session.onIdChanged();
+            doPutIfAbsent(newId, session);
+            doDelete(oldId);
+            if (session.getSessionData() instanceof TrackedSessionData tracked) {
+                adapter.idChanged(oldId, tracked);
+            }
+        }
+    }
+
+    @Override
+    public void shutdown() {
+        adapter.beginShutdown();
+        for (ManagedSession session : sessions.values()) {
+            try (AutoLock ignored = session.lock()) {
+                // make Jetty hand every owned session to the store, changed or not
+                session.getSessionData().setDirty(true);
+            }
+        }
+        super.shutdown();
+    }
+}

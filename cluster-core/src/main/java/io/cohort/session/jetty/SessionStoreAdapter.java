@@ -1,0 +1,195 @@
+package io.cohort.session.jetty;
+
+import io.cohort.session.LiveSession;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.SessionStore;
+import io.cohort.session.SessionStoreContext;
+import io.cohort.session.StoredSession;
+import io.cohort.session.serial.RejectedValueException;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.eclipse.jetty.session.AbstractSessionDataStore;
+import org.eclipse.jetty.session.SessionData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Adapts a {@link SessionStore} to Jetty's {@code SessionDataStore}: Jetty's session cache keeps
+ * the live sessions, and this adapter turns its calls into store events and loads.
+ *
+ * <ul>
+ *   <li>{@code store()} at response commit (the cache flushes on commit) becomes
+ *       {@link SessionStore#requestCompleted}, or {@link SessionStore#shuttingDown} while the
+ *       cache shuts down;</li>
+ *   <li>{@code load()} on a cache miss becomes {@link SessionStore#load}, with values deserialized
+ *       through the application's filter (a rejected value is dropped, counted and logged; the rest
+ *       of the session survives);</li>
+ *   <li>{@code delete()} becomes {@link SessionStore#removed}.</li>
+ * </ul>
+ * Attribute changes reach the store from {@link TrackedSessionData}, and id changes from
+ * {@link CohortSessionCache}.
+ */
+public final class SessionStoreAdapter extends AbstractSessionDataStore implements SessionEvents {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionStoreAdapter.class);
+
+    private final StoreBinding.Binder binder;
+    private final Map<String, RemovalCause> pendingRemovals = new ConcurrentHashMap<>();
+    private final Set<String> loggedRejections = ConcurrentHashMap.newKeySet();
+    private volatile SessionStore store;
+    private volatile SessionStoreContext storeContext;
+    private volatile boolean shuttingDown;
+
+    public SessionStoreAdapter(StoreBinding.Binder binder) {
+        this.binder = binder;
+    }
+
+    /** The store this application is bound to while started. */
+    public SessionStore store() {
+        return store;
+    }
+
+    @Override
+    protected void doStart() throws Exception {
+        StoreBinding binding = binder.bind();
+        binding.store().start(binding.context());
+        this.storeContext = binding.context();
+        this.store = binding.store();
+        this.shuttingDown = false;
+        super.doStart();
+    }
+
+    @Override
+    protected void doStop() throws Exception {
+        try {
+            super.doStop();
+        } finally {
+            SessionStore bound = store;
+            if (bound != null) {
+                bound.stop();
+            }
+        }
+    }
+
+    @Override
+    public boolean isPassivating() {
+        return true;
+    }
+
+    @Override
+    public SessionData newSessionData(String id, long created, long accessed, long lastAccessed, long maxInactiveMs) {
+        return new TrackedSessionData(this, storeContext.codec(), storeContext.distributable(), id,
+                _context.getCanonicalContextPath(), _context.getVhost(), created, accessed, lastAccessed, maxInactiveMs);
+    }
+
+    @Override
+    public void attributeChanged(LiveSession session, String name) {
+        TrackedSessionData data = (TrackedSessionData) session;
+        announce(data);
+        store.attributeChanged(session, name);
+    }
+
+    @Override
+    public void doStore(String id, SessionData data, long lastSaveTime) {
+        TrackedSessionData tracked = (TrackedSessionData) data;
+        announce(tracked);
+        if (shuttingDown) {
+            store.shuttingDown(tracked);
+        } else {
+            store.requestCompleted(tracked);
+        }
+    }
+
+    private void announce(TrackedSessionData data) {
+        if (!data.announced()) {
+            data.markAnnounced();
+            store.created(data);
+        }
+    }
+
+    @Override
+    public SessionData doLoad(String id) {
+        Optional<StoredSession> found = store.load(id);
+        if (found.isEmpty()) {
+            return null;
+        }
+        StoredSession copy = found.get();
+        long now = System.currentTimeMillis();
+        TrackedSessionData data = new TrackedSessionData(this, storeContext.codec(), storeContext.distributable(),
+                id, _context.getCanonicalContextPath(), _context.getVhost(), copy.created().toEpochMilli(),
+                now, copy.lastAccessed().toEpochMilli(), copy.maxInactiveMillis());
+        data.putAllAttributes(deserialize(copy));
+        data.restoreVersion(copy.version());
+        data.setLastSaved(now);
+        data.calcAndSetExpiry(now);
+        return data;
+    }
+
+    private Map<String, Object> deserialize(StoredSession copy) {
+        Map<String, Object> values = new java.util.HashMap<>();
+        for (var attribute : copy.attributes().entrySet()) {
+            try {
+                values.put(attribute.getKey(), storeContext.codec().deserialize(attribute.getKey(), attribute.getValue()));
+            } catch (RejectedValueException e) {
+                storeContext.meters().counter("cohort.session.values.rejected", "app", storeContext.application()).increment();
+                if (loggedRejections.add(attribute.getKey())) {
+                    LOG.warn("Session {} of {}: {} (dropped; further rejections of this attribute are only counted)",
+                            copy.id(), storeContext.application(), e.getMessage());
+                }
+            }
+        }
+        return values;
+    }
+
+    /** Called by the cache just before it deletes a session, so {@link #doDelete} knows why. */
+    void noteRemoval(String id, RemovalCause cause) {
+        pendingRemovals.put(id, cause);
+    }
+
+    @Override
+    public boolean delete(String id) throws Exception {
+        return doDelete(id);
+    }
+
+    private boolean doDelete(String id) {
+        RemovalCause cause = pendingRemovals.remove(id);
+        store.removed(id, cause == null ? RemovalCause.INVALIDATED : cause);
+        return true;
+    }
+
+    void idChanged(String oldId, TrackedSessionData data) {
+        store.idChanged(oldId, data);
+    }
+
+    void beginShutdown() {
+        shuttingDown = true;
+    }
+
+    @Override
+    public boolean doExists(String id) {
+        return store.exists(id);
+    }
+
+    @Override
+    public Set<String> doCheckExpired(Set<String> candidates, long time) {
+        // Candidates come from this node's own inactivity timers: the owner decides expiry.
+        return candidates;
+    }
+
+    @Override
+    public Set<String> doGetExpired(long before) {
+        return Set.of();
+    }
+
+    @Override
+    public void doCleanOrphans(long time) {
+        // copies held elsewhere are the store's business; nothing to sweep here
+    }
+
+    @Override
+    public String toString() {
+        return "SessionStoreAdapter[" + store + "]";
+    }
+}

@@ -1,0 +1,130 @@
+package io.cohort.session.jetty;
+
+import io.cohort.session.LiveSession;
+import io.cohort.session.serial.SessionValueCodec;
+import java.time.Instant;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import org.eclipse.jetty.session.SessionData;
+
+/**
+ * Jetty's session data for a Cohort-managed application, extended with what the session store SPI
+ * needs: the names changed since the last replication, the session's version, and a fail-fast
+ * serializability check at {@code setAttribute} for distributable applications.
+ *
+ * <p>Not thread-safe on its own: Jetty calls it, and the adapter hands it to stores, only while the
+ * owning {@code ManagedSession}'s lock is held. That lock is what makes the changed-name set, the
+ * version and the values consistent with each other.
+ */
+final class TrackedSessionData extends SessionData implements LiveSession {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient SessionEvents events;
+    private final transient SessionValueCodec codec;
+    private final transient boolean distributable;
+    private final Set<String> changed = new LinkedHashSet<>();
+    private long version;
+    private boolean announced;
+    private boolean removed;
+
+    TrackedSessionData(SessionEvents events, SessionValueCodec codec, boolean distributable, String id,
+            String contextPath, String vhost, long created, long accessed, long lastAccessed, long maxInactiveMs) {
+        super(id, contextPath, vhost, created, accessed, lastAccessed, maxInactiveMs);
+        this.events = events;
+        this.codec = codec;
+        this.distributable = distributable;
+    }
+
+    @Override
+    public Object setAttribute(String name, Object value) {
+        if (distributable) {
+            SessionValueCodec.requireSerializable(name, value);
+        }
+        Object old = super.setAttribute(name, value);
+        if (value == null && old == null) {
+            return null;
+        }
+        changed.add(name);
+        if (!removed) {
+            events.attributeChanged(this, name);
+        }
+        return old;
+    }
+
+    /** The session is being invalidated: its attribute removals are not changes worth sending. */
+    void markRemoved() {
+        removed = true;
+    }
+
+    boolean announced() {
+        return announced;
+    }
+
+    void markAnnounced() {
+        announced = true;
+    }
+
+    void restoreVersion(long restored) {
+        this.version = restored;
+        this.announced = true;
+    }
+
+    @Override
+    public String id() {
+        return getId();
+    }
+
+    @Override
+    public long version() {
+        return version;
+    }
+
+    @Override
+    public long nextVersion() {
+        return ++version;
+    }
+
+    @Override
+    public Instant created() {
+        return Instant.ofEpochMilli(getCreated());
+    }
+
+    @Override
+    public Instant lastAccessed() {
+        return Instant.ofEpochMilli(getAccessed());
+    }
+
+    @Override
+    public long maxInactiveMillis() {
+        return getMaxInactiveMs();
+    }
+
+    @Override
+    public Set<String> attributeNames() {
+        return Set.copyOf(getKeys());
+    }
+
+    @Override
+    public Set<String> changedAttributeNames() {
+        return Set.copyOf(changed);
+    }
+
+    @Override
+    public void markReplicated() {
+        changed.clear();
+    }
+
+    @Override
+    public byte[] serializedAttribute(String name) {
+        Object value = getAttribute(name);
+        if (value == null) {
+            return null;
+        }
+        try {
+            return codec.serialize(name, value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+}

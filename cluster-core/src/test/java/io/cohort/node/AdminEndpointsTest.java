@@ -1,0 +1,131 @@
+package io.cohort.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cohort.testapp.TestWars;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AdminEndpointsTest {
+
+    private final ObjectMapper json = new ObjectMapper();
+    @TempDir
+    Path home;
+    @TempDir
+    Path build;
+    TestNode node;
+
+    @BeforeEach
+    void startNode() throws Exception {
+        Files.createDirectories(home.resolve("webapps"));
+        TestWars.write(home.resolve("webapps/app.war"), "v1", true);
+        node = TestNode.start(home, "n1", "");
+    }
+
+    @AfterEach
+    void stopNode() {
+        node.close();
+    }
+
+    @Test
+    void healthReportsStatusAndLoadMetric() throws Exception {
+        HttpResponse<String> response = node.get(node.admin("/health"));
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+        JsonNode health = json.readTree(response.body());
+        assertThat(health.path("status").asText()).isEqualTo("UP");
+        assertThat(health.path("node").asText()).isEqualTo("n1");
+        assertThat(health.path("host").asText()).isEqualTo("host-n1");
+        assertThat(health.path("applications").asInt()).isEqualTo(1);
+        assertThat(health.path("members").asInt()).isEqualTo(1);
+        double spare = health.path("load").path("spareCapacity").asDouble(-1);
+        assertThat(spare).isBetween(0.0, 1.0);
+        assertThat(health.path("load").path("maxThreads").asInt()).isEqualTo(200);
+    }
+
+    @Test
+    void metricsArePrometheusTextWithNodeAndHttpMeters() throws Exception {
+        node.get(node.app("/app/version"));
+        HttpResponse<String> response = node.get(node.admin("/metrics"));
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/plain"));
+        assertThat(response.body())
+                .contains("# TYPE cohort_http_requests_total counter")
+                .containsPattern("cohort_http_requests_total\\{node=\"n1\"\\} [1-9]")
+                .contains("cohort_http_threads_busy{node=\"n1\"}")
+                .contains("jvm_memory_used_bytes");
+    }
+
+    @Test
+    void adminEndpointsAreNotServedOnTheApplicationPort() throws Exception {
+        assertThat(node.get(node.app("/health")).statusCode()).isEqualTo(404);
+        assertThat(node.get(node.app("/admin/apps")).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void adminRequestsWithoutOrWithWrongTokenAre401AndChangeNothing() throws Exception {
+        Path war = TestWars.write(build.resolve("new.war"), "new-v1", true);
+        for (String authorization : new String[] {null, "Bearer wrong-token", "Basic " + TestNode.TOKEN, "Bearer "}) {
+            HttpRequest.Builder deploy = HttpRequest.newBuilder(node.admin("/admin/apps/new"))
+                    .PUT(HttpRequest.BodyPublishers.ofFile(war));
+            HttpRequest.Builder undeploy = HttpRequest.newBuilder(node.admin("/admin/apps/app")).DELETE();
+            HttpRequest.Builder list = HttpRequest.newBuilder(node.admin("/admin/apps"));
+            HttpRequest.Builder stop = HttpRequest.newBuilder(node.admin("/admin/stop")).POST(HttpRequest.BodyPublishers.noBody());
+            for (HttpRequest.Builder request : new HttpRequest.Builder[] {deploy, undeploy, list, stop}) {
+                if (authorization != null) {
+                    request.header("Authorization", authorization);
+                }
+                HttpResponse<String> response = node.send(request);
+                assertThat(response.statusCode()).as("%s with %s", request.build().uri(), authorization).isEqualTo(401);
+                assertThat(response.headers().firstValue("WWW-Authenticate")).isPresent();
+            }
+        }
+        assertThat(node.get(node.app("/new/version")).statusCode()).isEqualTo(404);
+        assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
+        assertThat(Files.exists(node.webapps().resolve("new.war"))).isFalse();
+        assertThat(node.node.state()).isEqualTo(io.cohort.admin.NodeState.UP);
+    }
+
+    @Test
+    void adminApiWithTokenDeploysListsAndUndeploys() throws Exception {
+        Path war = TestWars.write(build.resolve("new.war"), "new-v1", true);
+        HttpResponse<String> deployed = node.send(authorized("/admin/apps/new").PUT(HttpRequest.BodyPublishers.ofFile(war)));
+        assertThat(deployed.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(deployed.body()).path("contextPath").asText()).isEqualTo("/new");
+        assertThat(node.get(node.app("/new/version")).body()).isEqualTo("new-v1");
+
+        JsonNode apps = json.readTree(node.send(authorized("/admin/apps")).body());
+        assertThat(apps.findValuesAsText("name")).containsExactly("app", "new");
+
+        assertThat(node.send(authorized("/admin/apps/new").DELETE()).statusCode()).isEqualTo(204);
+        assertThat(node.get(node.app("/new/version")).statusCode()).isEqualTo(404);
+        assertThat(node.send(authorized("/admin/apps/new").DELETE()).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void deployingABrokenWarIsRefusedAndTheOldVersionKeepsServing() throws Exception {
+        Path broken = build.resolve("app.war");
+        Files.writeString(broken, "this is not a zip file");
+        HttpResponse<String> response = node.send(authorized("/admin/apps/app").PUT(HttpRequest.BodyPublishers.ofFile(broken)));
+        assertThat(response.statusCode()).isEqualTo(422);
+        assertThat(json.readTree(response.body()).path("error").asText()).contains("app");
+        assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
+    }
+
+    private HttpRequest.Builder authorized(String path) {
+        return HttpRequest.newBuilder(node.admin(path)).header("Authorization", "Bearer " + TestNode.TOKEN);
+    }
+}

@@ -1,0 +1,74 @@
+package io.cohort.node;
+
+import io.cohort.config.CohortConfig;
+import io.cohort.config.ConfigLoader;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** A node started in this JVM on ephemeral ports, in its own directory, for tests. */
+final class TestNode implements AutoCloseable {
+
+    static final String TOKEN = "test-admin-token-0123456789";
+
+    final Path home;
+    final CohortNode node;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private TestNode(Path home, CohortNode node) {
+        this.home = home;
+        this.node = node;
+    }
+
+    static TestNode start(Path home, String name, String clusterXml) throws Exception {
+        Files.createDirectories(home.resolve("webapps"));
+        String xml = """
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="%s" host="host-%s" http-port="0" webapps="webapps" work-dir="work"
+                        scan-interval="1s" graceful-stop="5s"/>
+                  <admin port="0" token-env="COHORT_ADMIN_TOKEN"/>
+                  %s
+                </cohort>
+                """.formatted(name, name, clusterXml);
+        Path file = home.resolve("cohort.xml");
+        Files.writeString(file, xml);
+        CohortConfig config = ConfigLoader.parse(file.toString(),
+                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home,
+                Map.of("COHORT_ADMIN_TOKEN", TOKEN)::get);
+        return new TestNode(home, CohortNode.start(config));
+    }
+
+    Path webapps() {
+        return home.resolve("webapps");
+    }
+
+    URI app(String path) {
+        return node.self().httpAddress().resolve(path);
+    }
+
+    URI admin(String path) {
+        return node.self().adminAddress().resolve(path);
+    }
+
+    HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Override
+    public void close() {
+        node.stop();
+    }
+}

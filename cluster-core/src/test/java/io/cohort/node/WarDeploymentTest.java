@@ -1,0 +1,169 @@
+package io.cohort.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.testapp.TestWars;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class WarDeploymentTest {
+
+    @TempDir
+    Path home;
+    TestNode node;
+
+    @BeforeEach
+    void startNodeWithTwoApps() throws Exception {
+        Files.createDirectories(home.resolve("webapps"));
+        TestWars.write(home.resolve("webapps/app.war"), "v1", true);
+        TestWars.write(home.resolve("webapps/other.war"), "other-v1", true);
+        node = TestNode.start(home, "n1", "");
+    }
+
+    @AfterEach
+    void stopNode() {
+        node.close();
+    }
+
+    @Test
+    void warWithServletAndJspIsServed() throws Exception {
+        assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
+        HttpResponse<String> jsp = node.get(node.app("/app/index.jsp"));
+        assertThat(jsp.statusCode()).isEqualTo(200);
+        assertThat(jsp.body()).contains("jsp-1 jsp-2 jsp-3").contains("version v1");
+    }
+
+    @Test
+    void replacedWarIsRedeployedWithoutFailingRequestsOfOtherApps() throws Exception {
+        AtomicBoolean swapping = new AtomicBoolean(true);
+        AtomicInteger served = new AtomicInteger();
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        Thread load = new Thread(() -> {
+            Instant deadline = Instant.now().plusSeconds(60);
+            while (swapping.get() && Instant.now().isBefore(deadline)) {
+                try {
+                    HttpResponse<String> response = node.get(node.app("/other/version"));
+                    if (response.statusCode() == 200 && response.body().equals("other-v1")) {
+                        served.incrementAndGet();
+                    } else {
+                        failures.add(response.statusCode() + " " + response.body());
+                    }
+                } catch (Exception e) {
+                    failures.add(e.toString());
+                }
+            }
+        });
+        load.start();
+        try {
+            TestWars.write(node.webapps().resolve("app.war"), "v2", true);
+            awaitBody("/app/version", body -> body.equals("v2"));
+            Files.delete(node.webapps().resolve("app.war"));
+            awaitStatus("/app/version", 404);
+        } finally {
+            swapping.set(false);
+            load.join(10_000);
+        }
+        assertThat(failures).isEmpty();
+        assertThat(served.get()).isGreaterThan(10);
+        assertThat(node.get(node.app("/other/version")).body()).isEqualTo("other-v1");
+    }
+
+    @Test
+    void droppedWarIsDeployedWhileRunning() throws Exception {
+        TestWars.write(node.webapps().resolve("late.war"), "late-v1", false);
+        awaitBody("/late/version", body -> body.equals("late-v1"));
+    }
+
+    @Test
+    void sessionsSurviveARedeploy() throws Exception {
+        var cookies = new java.net.CookieManager();
+        var client = java.net.http.HttpClient.newBuilder().cookieHandler(cookies).build();
+        var set = client.send(java.net.http.HttpRequest.newBuilder(node.app("/app/session?set=cart&value=EST-1")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(set.body()).contains("cart=EST-1");
+
+        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
+        awaitBody("/app/version", body -> body.equals("v2"));
+
+        var after = client.send(java.net.http.HttpRequest.newBuilder(node.app("/app/session")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(after.body()).contains("cart=EST-1");
+    }
+
+    @Test
+    void sessionIdCarriesTheNodeRoute() throws Exception {
+        HttpResponse<String> response = node.get(node.app("/app/session?set=a&value=1"));
+        String cookie = response.headers().firstValue("Set-Cookie").orElseThrow();
+        assertThat(cookie).matches("JSESSIONID=[^;.]+\\.n1;.*");
+        assertThat(response.body()).startsWith("id=" + cookie.substring("JSESSIONID=".length(), cookie.indexOf('.')));
+    }
+
+    @Test
+    void distributableAppRefusesNonSerializableAttributeAtSetAttribute() throws Exception {
+        HttpResponse<String> response = node.get(node.app("/app/session?unserializable=thing"));
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("refused").contains("'thing'").contains("java.lang.Object")
+                .contains("not Serializable");
+    }
+
+    @Test
+    void gracefulStopLetsInFlightRequestsFinish() throws Exception {
+        var slow = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?ms=1500")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        awaitActiveRequests(1);
+        node.node.stop();
+        HttpResponse<String> response = slow.get(10, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("slept 1500");
+    }
+
+    private void awaitActiveRequests(int count) throws InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(10);
+        while (Instant.now().isBefore(deadline)) {
+            if (node.node.metrics().registry().get("cohort.http.requests.active").gauge().value() >= count) {
+                return;
+            }
+            Thread.sleep(20);
+        }
+        throw new AssertionError("no request became active");
+    }
+
+    private void awaitBody(String path, Predicate<String> expected) throws Exception {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        String last = null;
+        while (Instant.now().isBefore(deadline)) {
+            HttpResponse<String> response = node.get(node.app(path));
+            last = response.statusCode() + " " + response.body();
+            if (response.statusCode() == 200 && expected.test(response.body())) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out waiting on " + path + "; last answer " + last);
+    }
+
+    private void awaitStatus(String path, int status) throws Exception {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        while (Instant.now().isBefore(deadline)) {
+            if (node.get(node.app(path)).statusCode() == status) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out waiting for " + status + " on " + path);
+    }
+}

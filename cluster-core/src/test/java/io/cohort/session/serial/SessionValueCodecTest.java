@@ -1,0 +1,113 @@
+package io.cohort.session.serial;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class SessionValueCodecTest {
+
+    /** Stands for a deserialization gadget: its readObject must never run. */
+    static final class Gadget implements Serializable {
+        static volatile boolean executed;
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            executed = true;
+            in.defaultReadObject();
+        }
+    }
+
+    record Item(String id, BigDecimal price) implements Serializable {
+    }
+
+    private final List<String> rejected = new CopyOnWriteArrayList<>();
+    // the "application" loader is a different loader than the test's, so test classes count as libraries
+    private final ClassLoader application = new ClassLoader(getClass().getClassLoader()) { };
+
+    private SessionValueCodec codec(List<String> allow, long maxBytes, int maxDepth) {
+        return new SessionValueCodec(getClass().getClassLoader(),
+                new AllowListFilter(allow, maxBytes, maxDepth, 10_000, application, rejected::add), maxBytes);
+    }
+
+    @Test
+    void jdkValueTypesRoundTrip() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        Map<String, Object> cart = new HashMap<>(Map.of("EST-1", 2, "total", new BigDecimal("33.50")));
+        List<Object> values = new ArrayList<>(List.of("text", 42L, Instant.parse("2026-11-21T10:00:00Z"), cart));
+
+        assertThat(codec.deserialize("values", codec.serialize("values", values))).isEqualTo(values);
+        assertThat(rejected).isEmpty();
+    }
+
+    @Test
+    void classOutsideTheAllowListIsRejectedWithoutRunningItsCode() {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        byte[] gadget = codec.serialize("evil", new Gadget());
+        Gadget.executed = false;
+
+        assertThatThrownBy(() -> codec.deserialize("evil", gadget))
+                .isInstanceOf(RejectedValueException.class)
+                .hasMessageContaining("'evil'").hasMessageContaining("rejected by the deserialization filter");
+        assertThat(Gadget.executed).isFalse();
+        assertThat(rejected).containsExactly(Gadget.class.getName());
+    }
+
+    @Test
+    void classAllowedByPatternIsAccepted() throws Exception {
+        SessionValueCodec codec = codec(List.of("io.cohort.session.serial.*"), 1 << 20, 20);
+        Item item = new Item("EST-1", new BigDecimal("16.50"));
+
+        assertThat(codec.deserialize("item", codec.serialize("item", item))).isEqualTo(item);
+    }
+
+    @Test
+    void tooDeepObjectGraphIsRejected() {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 5);
+        List<Object> nested = new ArrayList<>();
+        List<Object> current = nested;
+        for (int i = 0; i < 20; i++) {
+            List<Object> next = new ArrayList<>();
+            current.add(next);
+            current = next;
+        }
+        byte[] bytes = codec.serialize("deep", nested);
+
+        assertThatThrownBy(() -> codec.deserialize("deep", bytes)).isInstanceOf(RejectedValueException.class);
+    }
+
+    @Test
+    void valueLargerThanTheLimitIsRejectedBeforeReading() {
+        SessionValueCodec codec = codec(List.of(), 1_000, 20);
+        byte[] bytes = codec.serialize("big", new byte[5_000]);
+
+        assertThatThrownBy(() -> codec.deserialize("big", bytes))
+                .isInstanceOf(RejectedValueException.class).hasMessageContaining("exceed the limit of 1000");
+    }
+
+    @Test
+    void malformedBytesAreRejectedNotThrownAsSomethingElse() {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+
+        assertThatThrownBy(() -> codec.deserialize("junk", new byte[] {(byte) 0xAC, (byte) 0xED, 0, 5, 1, 2, 3}))
+                .isInstanceOf(RejectedValueException.class).hasMessageContaining("malformed");
+    }
+
+    @Test
+    void nonSerializableValueIsRefusedNamingAttributeAndClass() {
+        assertThatThrownBy(() -> SessionValueCodec.requireSerializable("thing", new Object()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'thing'").hasMessageContaining("java.lang.Object");
+        assertThatThrownBy(() -> codec(List.of(), 1 << 20, 20).serialize("holder", new ArrayList<>(List.of(new Object()))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'holder'");
+    }
+}

@@ -1,0 +1,55 @@
+package io.cohort.testapp;
+
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpSession;
+import java.io.IOException;
+import java.util.Collections;
+import java.util.TreeMap;
+
+/**
+ * Test application servlet for sessions. {@code ?set=name&value=v} stores a string,
+ * {@code ?unserializable=name} tries to store a non-serializable object (answers 400 with the
+ * container's message when refused), {@code ?invalidate} invalidates; every answer lists the
+ * session's attributes as {@code name=value} lines.
+ */
+public class SessionServlet extends HttpServlet {
+
+    @Override
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        HttpSession session = request.getSession(true);
+        response.setContentType("text/plain");
+        if (request.getParameter("invalidate") != null) {
+            session.invalidate();
+            response.getWriter().print("invalidated");
+            return;
+        }
+        String name = request.getParameter("set");
+        if (name != null) {
+            session.setAttribute(name, request.getParameter("value"));
+        }
+        String unserializable = request.getParameter("unserializable");
+        if (unserializable != null) {
+            try {
+                session.setAttribute(unserializable, new Object());
+            } catch (IllegalArgumentException e) {
+                response.setStatus(400);
+                response.getWriter().print("refused: " + e.getMessage());
+                return;
+            }
+        }
+        var attributes = new TreeMap<String, Object>();
+        for (String key : Collections.list(session.getAttributeNames())) {
+            attributes.put(key, session.getAttribute(key));
+        }
+        response.getWriter().print("id=" + session.getId() + "\n");
+        attributes.forEach((k, v) -> {
+            try {
+                response.getWriter().print(k + "=" + v + "\n");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+    }
+}

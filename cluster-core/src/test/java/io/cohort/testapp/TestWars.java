@@ -1,0 +1,71 @@
+package io.cohort.testapp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+
+/**
+ * Builds small standard WARs for tests: a servlet, a JSP using JSTL, a session servlet, and no
+ * container-specific files. The servlet classes are copied from the test class path into
+ * {@code WEB-INF/classes}.
+ */
+public final class TestWars {
+
+    private static final List<Class<?>> SERVLETS = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class);
+
+    private TestWars() {
+    }
+
+    /**
+     * Writes a WAR to {@code target} atomically (through a temporary file in the same directory), as
+     * an operator copying a file into {@code webapps/} with {@code mv} would.
+     */
+    public static Path write(Path target, String version, boolean distributable) throws IOException {
+        Path temp = Files.createTempFile(target.getParent(), ".build-", ".tmp");
+        try (OutputStream file = Files.newOutputStream(temp); ZipOutputStream war = new ZipOutputStream(file)) {
+            entry(war, "WEB-INF/web.xml", webXml(version, distributable));
+            entry(war, "index.jsp", """
+                    <%@ page contentType="text/plain" %><%@ taglib prefix="c" uri="jakarta.tags.core" %>\
+                    <c:forEach var="i" begin="1" end="3">jsp-${i} </c:forEach>version <c:out value="${initParam.version}"/>""");
+            for (Class<?> servlet : SERVLETS) {
+                String resource = servlet.getName().replace('.', '/') + ".class";
+                try (InputStream bytes = servlet.getClassLoader().getResourceAsStream(resource)) {
+                    war.putNextEntry(new ZipEntry("WEB-INF/classes/" + resource));
+                    bytes.transferTo(war);
+                    war.closeEntry();
+                }
+            }
+        }
+        return Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private static void entry(ZipOutputStream war, String name, String text) throws IOException {
+        war.putNextEntry(new ZipEntry(name));
+        war.write(text.getBytes(StandardCharsets.UTF_8));
+        war.closeEntry();
+    }
+
+    private static String webXml(String version, boolean distributable) {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
+                  %s
+                  <context-param><param-name>version</param-name><param-value>%s</param-value></context-param>
+                  <servlet><servlet-name>version</servlet-name><servlet-class>%s</servlet-class></servlet>
+                  <servlet-mapping><servlet-name>version</servlet-name><url-pattern>/version</url-pattern></servlet-mapping>
+                  <servlet><servlet-name>slow</servlet-name><servlet-class>%s</servlet-class></servlet>
+                  <servlet-mapping><servlet-name>slow</servlet-name><url-pattern>/slow</url-pattern></servlet-mapping>
+                  <servlet><servlet-name>session</servlet-name><servlet-class>%s</servlet-class></servlet>
+                  <servlet-mapping><servlet-name>session</servlet-name><url-pattern>/session</url-pattern></servlet-mapping>
+                </web-app>
+                """.formatted(distributable ? "<distributable/>" : "", version, VersionServlet.class.getName(),
+                SlowServlet.class.getName(), SessionServlet.class.getName());
+    }
+}

@@ -39,6 +39,7 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.server.handler.StatisticsHandler;
 import org.eclipse.jetty.session.DefaultSessionIdManager;
+import org.eclipse.jetty.session.HouseKeeper;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +58,11 @@ public final class CohortNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CohortNode.class);
     private static final String HTTP = "http";
     private static final String ADMIN = "admin";
+    /** How often expired sessions are invalidated (their listeners run, their copies are removed). */
+    private static final long SCAVENGE_INTERVAL_SECONDS = 60;
 
     private final CohortConfig config;
+    private final List<SessionStoreProvider> providers;
     private final NodeMetrics metrics;
     private final Server server;
     private final ServerConnector httpConnector;
@@ -75,8 +79,9 @@ public final class CohortNode implements AutoCloseable {
     private WarDirectoryWatcher watcher;
     private Member self;
 
-    private CohortNode(CohortConfig config) {
+    private CohortNode(CohortConfig config, List<SessionStoreProvider> providers) {
         this.config = config;
+        this.providers = List.copyOf(providers);
         this.metrics = new NodeMetrics(config.node().name());
         QueuedThreadPool threads = new QueuedThreadPool(config.node().maxThreads(), Math.min(8, config.node().maxThreads()));
         threads.setName("cohort-" + config.node().name());
@@ -89,6 +94,13 @@ public final class CohortNode implements AutoCloseable {
         server.addBean(new MBeanContainer(ManagementFactory.getPlatformMBeanServer()));
         DefaultSessionIdManager sessionIds = new DefaultSessionIdManager(server);
         sessionIds.setWorkerName(config.node().name()); // session ids end in .<node name>: the route
+        HouseKeeper scavenger = new HouseKeeper();
+        try {
+            scavenger.setIntervalSec(SCAVENGE_INTERVAL_SECONDS); // Jetty's default is 10 minutes
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        sessionIds.setSessionHouseKeeper(scavenger);
         server.addBean(sessionIds, true);
 
         this.httpConnector = connector(HTTP, config.node().bindAddress(), config.node().httpPort());
@@ -121,9 +133,19 @@ public final class CohortNode implements AutoCloseable {
         return admin;
     }
 
-    /** Starts a node and returns when it serves; on failure everything started is stopped again. */
+    /**
+     * Starts a node and returns when it serves; on failure everything started is stopped again. The
+     * session store providers on the class path are found with {@link ServiceLoader}.
+     */
     public static CohortNode start(CohortConfig config) throws Exception {
-        CohortNode node = new CohortNode(config);
+        List<SessionStoreProvider> providers = new java.util.ArrayList<>();
+        ServiceLoader.load(SessionStoreProvider.class).forEach(providers::add);
+        return start(config, providers);
+    }
+
+    /** Starts a node with the given session store providers (for embedding and tests). */
+    public static CohortNode start(CohortConfig config, List<SessionStoreProvider> providers) throws Exception {
+        CohortNode node = new CohortNode(config, providers);
         try {
             node.doStart();
             return node;
@@ -162,7 +184,7 @@ public final class CohortNode implements AutoCloseable {
         if (config.cluster().isEmpty() || !config.cluster().get().enabled()) {
             return Optional.empty();
         }
-        for (SessionStoreProvider provider : ServiceLoader.load(SessionStoreProvider.class)) {
+        for (SessionStoreProvider provider : providers) {
             if (provider.supports(config)) {
                 return Optional.of(provider.start(config, self, metrics.registry()));
             }

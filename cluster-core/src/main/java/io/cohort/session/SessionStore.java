@@ -77,4 +77,14 @@ public interface SessionStore {
 
     /** Whether any copy of the session with this id exists (used to avoid reusing ids). */
     boolean exists(String id);
+
+    /**
+     * Routes of the members that hold a copy of this node's session, in the order a balancer should
+     * try them when this node is gone. The node passes them to balancers in the {@code COHORT_BACKUP}
+     * cookie. Empty when the store keeps no copies on other members. Called on request threads, not
+     * under the session's lock: must be cheap and must not block.
+     */
+    default java.util.List<String> copyHolders(String id) {
+        return java.util.List.of();
+    }
 }

@@ -12,7 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import io.cohort.session.SessionStoreProvider;
 
 /** A node started in this JVM on ephemeral ports, in its own directory, for tests. */
 final class TestNode implements AutoCloseable {
@@ -29,6 +31,11 @@ final class TestNode implements AutoCloseable {
     }
 
     static TestNode start(Path home, String name, String clusterXml) throws Exception {
+        return start(home, name, clusterXml, List.of());
+    }
+
+    static TestNode start(Path home, String name, String clusterXml, List<SessionStoreProvider> providers)
+            throws Exception {
         Files.createDirectories(home.resolve("webapps"));
         String xml = """
                 <cohort xmlns="urn:cohort:config:1">
@@ -43,7 +50,7 @@ final class TestNode implements AutoCloseable {
         CohortConfig config = ConfigLoader.parse(file.toString(),
                 new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home,
                 Map.of("COHORT_ADMIN_TOKEN", TOKEN)::get);
-        return new TestNode(home, CohortNode.start(config));
+        return new TestNode(home, CohortNode.start(config, providers));
     }
 
     Path webapps() {

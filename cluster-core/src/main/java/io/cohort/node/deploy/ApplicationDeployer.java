@@ -180,6 +180,11 @@ public final class ApplicationDeployer {
             handlers.add(in.handler());
         }
         contexts.setHandlers(handlers);
+        if (in != null) {
+            // managed, so the server's session id manager finds its sessions (invalidation across
+            // contexts, expiry scavenging) and a server stop stops it after in-flight requests
+            contexts.manage(in.handler());
+        }
     }
 
     private void retire(DeployedApplication app) {

@@ -1,11 +1,15 @@
 package io.cohort.node.deploy;
 
+import io.cohort.session.jetty.BackupRouteFilter;
 import io.cohort.session.jetty.CohortSessionCache;
 import io.cohort.session.jetty.SessionStoreAdapter;
 import io.cohort.session.jetty.StoreBinding;
+import jakarta.servlet.DispatcherType;
 import java.nio.file.Path;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.function.Function;
+import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.ee10.webapp.ClassMatcher;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
@@ -65,6 +69,7 @@ final class WebAppFactory {
         // attribute changes are flushed at response commit; access-time-only saves at most once a minute
         adapter.setSavePeriodSec(60);
         sessions.setSessionCache(new CohortSessionCache(sessions, adapter));
+        context.addFilter(new FilterHolder(new BackupRouteFilter(adapter)), "/*", EnumSet.of(DispatcherType.REQUEST));
         return context;
     }
 }

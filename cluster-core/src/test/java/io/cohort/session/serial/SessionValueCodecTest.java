@@ -3,8 +3,6 @@ package io.cohort.session.serial;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.io.ObjectInputStream;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -16,16 +14,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 class SessionValueCodecTest {
-
-    /** Stands for a deserialization gadget: its readObject must never run. */
-    static final class Gadget implements Serializable {
-        static volatile boolean executed;
-
-        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
-            executed = true;
-            in.defaultReadObject();
-        }
-    }
 
     record Item(String id, BigDecimal price) implements Serializable {
     }
@@ -53,12 +41,12 @@ class SessionValueCodecTest {
     void classOutsideTheAllowListIsRejectedWithoutRunningItsCode() {
         SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
         byte[] gadget = codec.serialize("evil", new Gadget());
-        Gadget.executed = false;
+        Gadget.reset();
 
         assertThatThrownBy(() -> codec.deserialize("evil", gadget))
                 .isInstanceOf(RejectedValueException.class)
                 .hasMessageContaining("'evil'").hasMessageContaining("rejected by the deserialization filter");
-        assertThat(Gadget.executed).isFalse();
+        assertThat(Gadget.executed()).isFalse();
         assertThat(rejected).containsExactly(Gadget.class.getName());
     }
 

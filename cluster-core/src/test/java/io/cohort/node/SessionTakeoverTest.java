@@ -1,0 +1,139 @@
+package io.cohort.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.session.StoredSession;
+import io.cohort.session.serial.Gadget;
+import io.cohort.testapp.TestWars;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectOutputStream;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The node's side of failover: a node that receives a request for a session another node owned
+ * loads it from the store, serves it with all attributes under the same id, and re-issues the cookie
+ * with its own route; it tells balancers where copies are.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SessionTakeoverTest {
+
+    private static final String CLUSTER = """
+            <cluster name="takeover"><protocol><peer/></protocol></cluster>""";
+
+    @TempDir
+    Path dir1;
+    @TempDir
+    Path dir2;
+    final SharedMemoryStores stores = new SharedMemoryStores(List.of("n2"));
+    TestNode n1;
+    TestNode n2;
+
+    @BeforeEach
+    void startTwoNodes() throws Exception {
+        for (Path dir : List.of(dir1, dir2)) {
+            Files.createDirectories(dir.resolve("webapps"));
+            TestWars.write(dir.resolve("webapps/app.war"), "v1", true);
+        }
+        n1 = TestNode.start(dir1, "n1", CLUSTER, List.of(stores));
+        n2 = TestNode.start(dir2, "n2", CLUSTER, List.of(stores));
+    }
+
+    @AfterEach
+    void stopNodes() {
+        n1.close();
+        n2.close();
+    }
+
+    @Test
+    void sessionOfAnotherNodeIsServedWithItsAttributesAndTheCookieGetsThisNodesRoute() throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?set=cart&value=EST-1"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        assertThat(sessionCookie).endsWith(".n1");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session?set=step&value=2"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.statusCode()).isEqualTo(200);
+        assertThat(atN2.body()).contains("id=" + id, "cart=EST-1", "step=2");
+        assertThat(cookie(atN2, "JSESSIONID")).isEqualTo(id + ".n2");
+    }
+
+    @Test
+    void nodeTellsTheBalancerWhereTheCopiesAre() throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?set=a&value=1"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+
+        assertThat(cookie(first, "COHORT_BACKUP")).isEqualTo("n2");
+        HttpResponse<String> again = withCookies(n1, n1.app("/app/session"),
+                "JSESSIONID=" + sessionCookie + "; COHORT_BACKUP=n2");
+        assertThat(again.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("COHORT_BACKUP"));
+    }
+
+    @Test
+    void sessionNobodyHoldsBecomesANewSession() throws Exception {
+        HttpResponse<String> response = withCookies(n2, n2.app("/app/session"), "JSESSIONID=nosuchsession.n1");
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).doesNotContain("id=nosuchsession");
+        assertThat(cookie(response, "JSESSIONID")).endsWith(".n2");
+    }
+
+    @Test
+    void invalidationAtTheNewOwnerRemovesTheCopy() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=a&value=1")), "JSESSIONID");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        assertThat(stores.copies).containsKey("app/" + id);
+
+        withCookies(n2, n2.app("/app/session?invalidate"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(stores.copies).doesNotContainKey("app/" + id);
+    }
+
+    @Test
+    void valueOfAClassOutsideTheAllowListIsDroppedAndCounted() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        StoredSession copy = stores.copies.get("app/" + id);
+        var attributes = new HashMap<>(copy.attributes());
+        attributes.put("evil", serialize(new Gadget()));
+        stores.copies.put("app/" + id, new StoredSession(id, copy.version(), copy.created(), copy.lastAccessed(),
+                copy.maxInactiveMillis(), attributes));
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.body()).contains("cart=EST-1").doesNotContain("evil");
+        assertThat(n2.node.metrics().registry().get("cohort.session.deserialization.rejected").counter().count())
+                .isEqualTo(1);
+    }
+
+    private static byte[] serialize(Object value) throws Exception {
+        var bytes = new ByteArrayOutputStream();
+        try (var out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static HttpResponse<String> withCookies(TestNode node, URI uri, String cookies) throws Exception {
+        return node.send(HttpRequest.newBuilder(uri).header("Cookie", cookies));
+    }
+
+    private static String cookie(HttpResponse<String> response, String name) {
+        return response.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith(name + "="))
+                .map(c -> c.substring(name.length() + 1, c.indexOf(';') < 0 ? c.length() : c.indexOf(';')))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + name + " cookie in " + response.headers().map()));
+    }
+}

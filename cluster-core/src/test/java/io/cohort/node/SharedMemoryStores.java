@@ -1,0 +1,114 @@
+package io.cohort.node;
+
+import io.cohort.cluster.ClusterView;
+import io.cohort.cluster.Member;
+import io.cohort.cluster.SingleNodeView;
+import io.cohort.config.CohortConfig;
+import io.cohort.session.LiveSession;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.SessionStore;
+import io.cohort.session.SessionStoreContext;
+import io.cohort.session.SessionStoreFactory;
+import io.cohort.session.SessionStoreProvider;
+import io.cohort.session.StoredSession;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A test double of a replicating store provider for testing the node's side of takeover: every
+ * node started with the same instance shares one in-memory map of session copies, written in full
+ * at each request end. It is not a transport; it exercises the adapter, the deserialization filter
+ * and the cookie handling of nodes in one JVM.
+ */
+final class SharedMemoryStores implements SessionStoreProvider {
+
+    final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
+    final List<String> holders;
+
+    SharedMemoryStores(List<String> holders) {
+        this.holders = holders;
+    }
+
+    @Override
+    public boolean supports(CohortConfig config) {
+        return config.cluster().isPresent();
+    }
+
+    @Override
+    public SessionStoreFactory start(CohortConfig config, Member self, MeterRegistry meters) {
+        ClusterView view = new SingleNodeView(self);
+        return new SessionStoreFactory() {
+            @Override
+            public SessionStore newStore(String application) {
+                return new Store(application);
+            }
+
+            @Override
+            public ClusterView clusterView() {
+                return view;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private final class Store implements SessionStore {
+        private final String application;
+
+        Store(String application) {
+            this.application = application;
+        }
+
+        private String key(String id) {
+            return application + "/" + id;
+        }
+
+        @Override public void start(SessionStoreContext context) { }
+        @Override public void stop() { }
+        @Override public void created(LiveSession session) { }
+        @Override public void attributeChanged(LiveSession session, String name) { }
+
+        @Override
+        public void requestCompleted(LiveSession session) {
+            session.nextVersion();
+            copies.put(key(session.id()), StoredSession.of(session));
+            session.markReplicated();
+        }
+
+        @Override
+        public void shuttingDown(LiveSession session) {
+            requestCompleted(session);
+        }
+
+        @Override
+        public void idChanged(String oldId, LiveSession session) {
+            copies.remove(key(oldId));
+            requestCompleted(session);
+        }
+
+        @Override
+        public void removed(String id, RemovalCause cause) {
+            copies.remove(key(id));
+        }
+
+        @Override
+        public Optional<StoredSession> load(String id) {
+            return Optional.ofNullable(copies.get(key(id)));
+        }
+
+        @Override
+        public boolean exists(String id) {
+            return copies.containsKey(key(id));
+        }
+
+        @Override
+        public List<String> copyHolders(String id) {
+            return holders;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.cohort.jpetstore.web;
+
+import io.cohort.jpetstore.model.Account;
+import io.cohort.jpetstore.model.Cart;
+import io.cohort.jpetstore.model.CheckoutDraft;
+import io.cohort.jpetstore.model.Item;
+import io.cohort.jpetstore.model.SearchResults;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpSession;
+import java.io.Serializable;
+import java.util.Optional;
+
+/**
+ * The only code that touches the HTTP session. Its discipline, for session replication:
+ * <ul>
+ *   <li>every value is an immutable, Serializable record (or a String) with a serialVersionUID, kept small;</li>
+ *   <li>a change is always a new value stored with {@code setAttribute}, so a replication scope of
+ *       "modified attributes" sees every change;</li>
+ *   <li>reading never creates a session; only a write does.</li>
+ * </ul>
+ * The attribute names below are stable: replication tests and load drivers may rely on them.
+ */
+public final class ShopSession {
+    /** The signed-on {@link Account}; absent when signed off. */
+    public static final String ACCOUNT = "account";
+    /** The last {@link SearchResults}, for paging without searching again. */
+    public static final String SEARCH_RESULTS = "searchResults";
+    /** The {@link Item} last viewed. */
+    public static final String VIEWED_ITEM = "viewedItem";
+    /** The {@link Cart}; absent until something is added, removed after an order is placed. */
+    public static final String CART = "cart";
+    /** The {@link CheckoutDraft} between the steps of the checkout wizard. */
+    public static final String CHECKOUT = "checkout";
+    /** The anti-forgery token (a String) that every form posts back; see {@link CsrfToken}. */
+    public static final String CSRF_TOKEN = "csrfToken";
+
+    private final HttpServletRequest request;
+
+    private ShopSession(HttpServletRequest request) {
+        this.request = request;
+    }
+
+    public static ShopSession of(HttpServletRequest request) {
+        return new ShopSession(request);
+    }
+
+    public Optional<Account> account() {
+        return read(ACCOUNT, Account.class);
+    }
+
+    public Cart cart() {
+        return read(CART, Cart.class).orElse(Cart.empty());
+    }
+
+    public Optional<SearchResults> searchResults() {
+        return read(SEARCH_RESULTS, SearchResults.class);
+    }
+
+    public Optional<Item> viewedItem() {
+        return read(VIEWED_ITEM, Item.class);
+    }
+
+    public Optional<CheckoutDraft> checkout() {
+        return read(CHECKOUT, CheckoutDraft.class);
+    }
+
+    Optional<String> csrfToken() {
+        return read(CSRF_TOKEN, String.class);
+    }
+
+    /** Signs on under a new session id (against session fixation), keeping what the session held. */
+    public void signOn(Account account) {
+        request.getSession(true);
+        request.changeSessionId();
+        write(ACCOUNT, account);
+    }
+
+    public void accountUpdated(Account account) {
+        write(ACCOUNT, account);
+    }
+
+    public void saveCart(Cart cart) {
+        write(CART, cart);
+    }
+
+    public void saveSearchResults(SearchResults results) {
+        write(SEARCH_RESULTS, results);
+    }
+
+    public void viewed(Item item) {
+        write(VIEWED_ITEM, item);
+    }
+
+    public void saveCheckout(CheckoutDraft draft) {
+        write(CHECKOUT, draft);
+    }
+
+    /** The order is in the database: the cart and the wizard's draft are done with. */
+    public void orderPlaced() {
+        HttpSession session = request.getSession(false);
+        if (session != null) {
+            session.removeAttribute(CART);
+            session.removeAttribute(CHECKOUT);
+        }
+    }
+
+    /** Signs off by invalidating the whole session. */
+    public void signOff() {
+        HttpSession session = request.getSession(false);
+        if (session != null) {
+            session.invalidate();
+        }
+    }
+
+    void saveCsrfToken(String token) {
+        write(CSRF_TOKEN, token);
+    }
+
+    private void write(String name, Serializable value) {
+        request.getSession(true).setAttribute(name, value);
+    }
+
+    private <T> Optional<T> read(String name, Class<T> type) {
+        HttpSession session = request.getSession(false);
+        if (session == null) {
+            return Optional.empty();
+        }
+        Object value = session.getAttribute(name);
+        return type.isInstance(value) ? Optional.of(type.cast(value)) : Optional.empty();
+    }
+}

@@ -1,0 +1,22 @@
+<%@ tag body-content="empty" pageEncoding="UTF-8" trimDirectiveWhitespaces="true"
+        description="A labelled text input bound to the request's form: shows its value and its error message" %>
+<%@ attribute name="name" required="true" %>
+<%@ attribute name="label" required="true" %>
+<%@ attribute name="type" %>
+<%@ attribute name="required" type="java.lang.Boolean" %>
+<%@ attribute name="autocomplete" %>
+<%@ attribute name="placeholder" %>
+<%@ taglib prefix="c" uri="jakarta.tags.core" %>
+<%@ taglib prefix="fn" uri="jakarta.tags.functions" %>
+<c:set var="problem" value="${requestScope.form.errors[name]}"/>
+<c:set var="inputType" value="${empty type ? 'text' : type}"/>
+<div class="field${empty problem ? '' : ' invalid'}">
+  <label for="f-${name}">${fn:escapeXml(label)}<c:if test="${required}"> <span class="req" aria-hidden="true">*</span></c:if></label>
+  <input id="f-${name}" name="${name}" type="${inputType}"
+         value="${inputType == 'password' ? '' : fn:escapeXml(requestScope.form.values[name])}"
+         <c:if test="${required}">required</c:if>
+         <c:if test="${not empty autocomplete}">autocomplete="${autocomplete}"</c:if>
+         <c:if test="${not empty placeholder}">placeholder="${fn:escapeXml(placeholder)}"</c:if>
+         <c:if test="${not empty problem}">aria-invalid="true" aria-describedby="e-${name}"</c:if>>
+  <c:if test="${not empty problem}"><p class="field-error" id="e-${name}"><c:out value="${problem}"/></p></c:if>
+</div>

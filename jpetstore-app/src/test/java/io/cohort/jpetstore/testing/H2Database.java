@@ -1,0 +1,57 @@
+package io.cohort.jpetstore.testing;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import javax.sql.DataSource;
+
+/** A private in-memory H2 database behind a HikariCP pool. */
+public final class H2Database implements TestDatabase {
+    private final String url;
+    private final HikariDataSource pool;
+
+    private H2Database(String url, HikariDataSource pool) {
+        this.url = url;
+        this.pool = pool;
+    }
+
+    public static H2Database open() {
+        HikariConfig config = new HikariConfig();
+        String url = "jdbc:h2:mem:jpetstore-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1";
+        config.setJdbcUrl(url);
+        config.setUsername("sa");
+        config.setPassword("");
+        config.setMaximumPoolSize(12);
+        config.setPoolName("h2-test");
+        return new H2Database(url, new HikariDataSource(config));
+    }
+
+    /** The JDBC URL, for tools that open their own connections. */
+    public String url() {
+        return url;
+    }
+
+    @Override
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    @Override
+    public String description() {
+        return "H2";
+    }
+
+    @Override
+    public void close() {
+        pool.close();
+        try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement st = c.createStatement()) {
+            st.execute("SHUTDOWN");
+        } catch (SQLException e) {
+            throw new IllegalStateException("shutting H2 down failed", e);
+        }
+    }
+}

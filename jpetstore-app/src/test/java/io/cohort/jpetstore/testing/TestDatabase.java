@@ -1,0 +1,40 @@
+package io.cohort.jpetstore.testing;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/** A pooled, empty database of its own for one test class; closing it throws it away. */
+public interface TestDatabase extends AutoCloseable {
+    DataSource dataSource();
+
+    /** "H2" or "PostgreSQL (...)", for messages. */
+    String description();
+
+    @Override
+    void close();
+
+    /** Runs a statement for test set-up or inspection. */
+    default void execute(String sql) {
+        try (Connection c = dataSource().getConnection(); Statement st = c.createStatement()) {
+            st.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** The first column of the first row of a query, as a long. */
+    default long queryLong(String sql) {
+        try (Connection c = dataSource().getConnection(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery(sql)) {
+            if (!rs.next()) {
+                throw new IllegalStateException("no row: " + sql);
+            }
+            return rs.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+}

@@ -21,11 +21,12 @@ import org.eclipse.jetty.server.handler.ErrorHandler;
  */
 final class WebAppFactory {
 
-    /** Jars on the node's class path that web applications scan for TLDs and initializers. */
-    static final String CONTAINER_JARS = ".*/jakarta\\.servlet\\.jsp\\.jstl-[^/]*\\.jar$"
-            + "|.*/jetty-ee10-glassfish-jstl-[^/]*\\.jar$"
-            + "|.*/jetty-ee10-apache-jsp-[^/]*\\.jar$"
-            + "|.*/mortbay-apache-jsp-[^/]*\\.jar$";
+    /**
+     * Jars on the node's class path that web applications scan for tag library descriptors: only
+     * the JSTL implementation. The JSP engine's initializer is found through its service file
+     * without scanning its (large) jars for annotations, which keeps deployments fast.
+     */
+    static final String CONTAINER_JARS = ".*/jakarta\\.servlet\\.jsp\\.jstl-[^/]*\\.jar$";
 
     /** Node classes that applications must never see, even when the node's class path has them. */
     private static final List<String> HIDDEN_NODE_PACKAGES = List.of(

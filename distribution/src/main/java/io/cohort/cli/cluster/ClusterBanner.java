@@ -1,0 +1,67 @@
+package io.cohort.cli.cluster;
+
+import io.cohort.node.deploy.ApplicationName;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** What {@code cohort cluster} prints once the cluster is up: the members, the URLs to open, what to do next. */
+final class ClusterBanner {
+
+    private final LocalClusterPlan plan;
+    private final ClusterState state;
+
+    ClusterBanner(LocalClusterPlan plan, ClusterState state) {
+        this.plan = plan;
+        this.state = state;
+    }
+
+    void print(PrintWriter out) {
+        out.printf("Cohort cluster of %d nodes is up.%n", state.nodes().size());
+        for (ClusterState.Node node : state.nodes()) {
+            out.printf("  %-4s %-10s %-28s admin %-28s pid %-8d log %s%n", node.name(), node.host(), node.http(),
+                    node.admin(), node.pid(), relative(Path.of(node.log())));
+        }
+        List<ApplicationName> apps = applications();
+        if (apps.isEmpty()) {
+            out.println("No applications yet.");
+        } else {
+            out.println("Open:");
+            for (ApplicationName app : apps) {
+                for (ClusterState.Node node : state.nodes()) {
+                    out.printf("  %s%n", node.http().resolve(withSlash(app.contextPath())));
+                }
+            }
+        }
+        String cluster = plan.stateFile().equals(Path.of("cohort-work", ClusterState.FILE_NAME).toAbsolutePath())
+                ? "" : " --cluster " + relative(plan.stateFile());
+        out.printf("Deploy: cohort deploy%s app.war   Status: cohort status%s   Stop: Ctrl-C%n", cluster, cluster);
+        out.flush();
+    }
+
+    /** The applications in n1's webapps (the WARs given now and those deployed earlier). */
+    private List<ApplicationName> applications() {
+        Path webapps = plan.nodes().get(0).webapps();
+        try (Stream<Path> files = Files.list(webapps)) {
+            return files.filter(f -> f.getFileName().toString().endsWith(".war"))
+                    .filter(f -> !f.getFileName().toString().startsWith("."))
+                    .sorted()
+                    .map(ApplicationName::ofWar)
+                    .toList();
+        } catch (IOException | IllegalArgumentException e) {
+            return List.of();
+        }
+    }
+
+    private static String withSlash(String contextPath) {
+        return contextPath.endsWith("/") ? contextPath : contextPath + "/";
+    }
+
+    private static Path relative(Path path) {
+        Path here = Path.of("").toAbsolutePath();
+        return path.startsWith(here) ? here.relativize(path) : path;
+    }
+}

@@ -1,0 +1,177 @@
+package io.cohort.cli.cluster;
+
+import io.cohort.cli.CommandFailure;
+import io.cohort.cli.DurationConverter;
+import io.cohort.cli.ExitCode;
+import io.cohort.cli.Main;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code cohort cluster}: a whole cluster on this machine, one JVM per node, in the foreground until
+ * Ctrl-C or SIGTERM, which stop every node gracefully. See {@link LocalClusterPlan} for the layout
+ * and {@link ClusterState} for the state file the other commands read.
+ */
+@Command(name = "cluster",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = {"Starts a cluster of N nodes on this machine, each in its own JVM and directory, and stays "
+                + "in the foreground; Ctrl-C or SIGTERM stop all nodes gracefully.",
+            "Each node emulates a host of its own (host1..hostN) unless --hosts says otherwise. The nodes' admin "
+                + "token is random; it is in <dir>/cluster.json (mode 0600), which `cohort deploy`, `undeploy` "
+                + "and `status` read."},
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  cohort cluster --nodes 2 --war shop.war",
+            "  cohort cluster --nodes 4 --hosts blade1,blade2 --base-port 8181 --admin-base-port 9181",
+            "  cohort cluster --nodes 3 --base-port 0 --admin-base-port 0 --dir /tmp/c3",
+            "",
+            "Node logs: <dir>/nK/node.log. Configurations: <dir>/nK/cohort.xml (rewritten at every start)."})
+public final class ClusterCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"-n", "--nodes"}, paramLabel = "N", defaultValue = "2",
+            description = "Number of nodes, 1 to " + LocalClusterPlan.MAX_NODES + " (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(names = "--war", paramLabel = "PATH",
+            description = "A WAR to copy into every node's webapps before start; repeatable.")
+    List<Path> wars = new ArrayList<>();
+
+    @Option(names = "--base-port", paramLabel = "PORT", defaultValue = "8081",
+            description = "HTTP port of n1; nK gets base+K-1; 0 for free ports (default: ${DEFAULT-VALUE}).")
+    int basePort;
+
+    @Option(names = "--admin-base-port", paramLabel = "PORT", defaultValue = "9081",
+            description = "Admin port of n1; nK gets base+K-1; 0 for free ports (default: ${DEFAULT-VALUE}).")
+    int adminBasePort;
+
+    @Option(names = "--dir", paramLabel = "DIR", defaultValue = "cohort-work",
+            description = "The cluster's directory (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    @ArgGroup(exclusive = true)
+    Hosts hosts = new Hosts();
+
+    @Option(names = "--start-timeout", paramLabel = "DURATION", defaultValue = "120s",
+            converter = DurationConverter.class,
+            description = "How long all nodes may take to come up (default: ${DEFAULT-VALUE}).")
+    Duration startTimeout;
+
+    @Option(names = "--graceful-stop", paramLabel = "DURATION", defaultValue = "30s",
+            converter = DurationConverter.class,
+            description = "How long each node's stop may take before it is killed (default: ${DEFAULT-VALUE}).")
+    Duration gracefulStop;
+
+    /** Which host each node emulates. */
+    static final class Hosts {
+        @Option(names = "--host-per-node",
+                description = "Each node emulates its own host, host1..hostN (the default).")
+        boolean hostPerNode;
+
+        @Option(names = "--hosts", paramLabel = "HOST", split = ",",
+                description = "Host names the nodes take in turn, e.g. --hosts a,b puts n1,n3 on a and n2,n4 on b.")
+        List<String> names;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        LocalClusterPlan plan = plan();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        LocalCluster cluster = new LocalCluster(plan, JavaCommand.current());
+        AtomicBoolean stopping = new AtomicBoolean();
+        Thread shutdown = new Thread(() -> stop(cluster, stopping, out), "cohort-cluster-shutdown");
+        Runtime.getRuntime().addShutdownHook(shutdown);
+
+        out.printf("Starting %d nodes in %s ...%n", plan.size(), plan.dir());
+        ClusterState state;
+        try {
+            state = cluster.start(startTimeout);
+        } catch (StartupFailure failure) {
+            if (stopping.get()) {
+                return ExitCode.FAILURE; // interrupted by Ctrl-C or SIGTERM: the nodes were stopped on purpose
+            }
+            err.println("cohort cluster: " + failure.getMessage());
+            failure.logTail().forEach(line -> err.println("  | " + line));
+            removeHook(shutdown);
+            return ExitCode.FAILURE;
+        } catch (IOException e) {
+            removeHook(shutdown);
+            throw CommandFailure.failed(e.getMessage());
+        }
+        new ClusterBanner(plan, state).print(out);
+        cluster.processes().forEach(p -> p.process().onExit().thenRun(() -> {
+            if (!stopping.get()) {
+                err.printf("cohort cluster: node %s %s unexpectedly; see %s%n", p.node().name(), p.describeExit(),
+                        p.node().logFile());
+            }
+        }));
+        cluster.allExited().join();
+        if (stopping.get()) {
+            return ExitCode.OK; // the shutdown hook is stopping the cluster; the JVM exits after it
+        }
+        removeHook(shutdown);
+        cluster.stop();
+        err.println("cohort cluster: every node has exited");
+        return ExitCode.FAILURE;
+    }
+
+    /** The plan the options describe; a {@link ParameterException} (exit code 2) if they make no sense. */
+    LocalClusterPlan plan() {
+        if (nodes < 1 || nodes > LocalClusterPlan.MAX_NODES) {
+            throw new ParameterException(spec.commandLine(),
+                    "--nodes must be from 1 to " + LocalClusterPlan.MAX_NODES + ": " + nodes);
+        }
+        for (Path war : wars) {
+            if (!Files.isRegularFile(war) || !war.getFileName().toString().endsWith(".war")) {
+                throw new ParameterException(spec.commandLine(), "--war " + war + ": no such .war file");
+            }
+        }
+        List<String> hostNames = hosts.names == null
+                ? LocalClusterPlan.hostPerNode(nodes)
+                : LocalClusterPlan.roundRobin(hosts.names, nodes);
+        try {
+            return new LocalClusterPlan(dir.toAbsolutePath().normalize(), hostNames, basePort, adminBasePort,
+                    wars.stream().map(w -> w.toAbsolutePath().normalize()).toList(), gracefulStop);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    private static void stop(LocalCluster cluster, AtomicBoolean stopping, PrintWriter out) {
+        stopping.set(true);
+        out.println("Stopping the cluster ...");
+        out.flush();
+        try {
+            cluster.stop();
+            out.println("Cluster stopped.");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        out.flush();
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it stops the cluster
+        }
+    }
+}

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -30,12 +31,17 @@ import picocli.CommandLine.Spec;
         versionProvider = Main.Version.class,
         description = {"Starts a cluster of N nodes on this machine, each in its own JVM and directory, and stays "
                 + "in the foreground; Ctrl-C or SIGTERM stop all nodes gracefully.",
+            "Unless --no-shop, every node serves the JPetStore shop at /jpetstore on a database shared by all "
+                + "nodes: an embedded H2 server in this process (files in <dir>/h2), or --database.",
             "Each node emulates a host of its own (host1..hostN) unless --hosts says otherwise. The nodes' admin "
                 + "token is random; it is in <dir>/cluster.json (mode 0600), which `cohort deploy`, `undeploy` "
                 + "and `status` read."},
         footerHeading = "%nExamples:%n",
         footer = {
-            "  cohort cluster --nodes 2 --war shop.war",
+            "  cohort cluster --nodes 3                      (the JPetStore shop on an embedded H2 database)",
+            "  cohort cluster --nodes 2 --no-shop --war app.war",
+            "  cohort cluster --database jdbc:postgresql://127.0.0.1:5432/shop --database-user shop "
+                    + "--database-password-env SHOP_DB_PASSWORD",
             "  cohort cluster --nodes 4 --hosts blade1,blade2 --base-port 8181 --admin-base-port 9181",
             "  cohort cluster --nodes 3 --base-port 0 --admin-base-port 0 --dir /tmp/c3",
             "",
@@ -68,6 +74,11 @@ public final class ClusterCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Hosts hosts = new Hosts();
 
+    @Mixin
+    ShopOptions shop = new ShopOptions();
+
+    private EmbeddedH2Server embeddedDatabase;
+
     @Option(names = "--start-timeout", paramLabel = "DURATION", defaultValue = "120s",
             converter = DurationConverter.class,
             description = "How long all nodes may take to come up (default: ${DEFAULT-VALUE}).")
@@ -92,6 +103,20 @@ public final class ClusterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LocalClusterPlan plan = plan();
+        if (shop.deploysShop() && plan.database().isEmpty()) {
+            embeddedDatabase = EmbeddedH2Server.start(plan.dir().resolve("h2"));
+            plan = plan.withDatabase(embeddedDatabase.database());
+        }
+        try {
+            return run(plan);
+        } finally {
+            if (embeddedDatabase != null) {
+                embeddedDatabase.close();
+            }
+        }
+    }
+
+    private int run(LocalClusterPlan plan) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         LocalCluster cluster = new LocalCluster(plan, JavaCommand.current());
@@ -143,12 +168,23 @@ public final class ClusterCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--war " + war + ": no such .war file");
             }
         }
+        List<Path> allWars = new ArrayList<>(wars);
+        java.util.Optional<ShopDatabase> database = java.util.Optional.empty();
+        if (shop.deploysShop()) {
+            try {
+                allWars.add(shop.war());
+                database = shop.givenDatabase();
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
         List<String> hostNames = hosts.names == null
                 ? LocalClusterPlan.hostPerNode(nodes)
                 : LocalClusterPlan.roundRobin(hosts.names, nodes);
         try {
             return new LocalClusterPlan(dir.toAbsolutePath().normalize(), hostNames, basePort, adminBasePort,
-                    wars.stream().map(w -> w.toAbsolutePath().normalize()).toList(), gracefulStop);
+                    allWars.stream().map(w -> w.toAbsolutePath().normalize()).distinct().toList(), gracefulStop,
+                    database);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

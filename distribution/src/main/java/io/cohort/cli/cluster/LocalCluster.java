@@ -31,7 +31,9 @@ public final class LocalCluster {
 
     public LocalCluster(LocalClusterPlan plan, JavaCommand java) {
         this.plan = plan;
-        this.processes = new NodeProcesses(java, Map.of(PlannedNode.TOKEN_ENV, token));
+        Map<String, String> environment = new java.util.HashMap<>(Map.of(PlannedNode.TOKEN_ENV, token));
+        plan.database().flatMap(ShopDatabase::password).ifPresent(p -> environment.put(ShopDatabase.PASSWORD_ENV, p));
+        this.processes = new NodeProcesses(java, environment);
     }
 
     /**

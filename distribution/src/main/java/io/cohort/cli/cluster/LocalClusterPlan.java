@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
@@ -23,9 +24,10 @@ import java.util.stream.IntStream;
  * @param adminBasePort the first admin port, or 0
  * @param wars          WARs copied into every node's webapps
  * @param gracefulStop  how long each node's stop may take
+ * @param database      the shop's database, given to every node as {@code jdbc/jpetstore}
  */
 public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int adminBasePort, List<Path> wars,
-        Duration gracefulStop) {
+        Duration gracefulStop, Optional<ShopDatabase> database) {
 
     /** Most nodes one local cluster may have; each is a JVM. */
     public static final int MAX_NODES = 64;
@@ -38,6 +40,7 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
         hosts = List.copyOf(hosts);
         wars = List.copyOf(wars);
         Objects.requireNonNull(gracefulStop, "gracefulStop");
+        Objects.requireNonNull(database, "database");
         if (hosts.isEmpty() || hosts.size() > MAX_NODES) {
             throw new IllegalArgumentException("a local cluster has 1 to " + MAX_NODES + " nodes, not " + hosts.size());
         }
@@ -54,6 +57,17 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
             throw new IllegalArgumentException("HTTP ports " + range(basePort, hosts.size()) + " and admin ports "
                     + range(adminBasePort, hosts.size()) + " overlap");
         }
+    }
+
+    /** A plan without a shop database. */
+    public LocalClusterPlan(Path dir, List<String> hosts, int basePort, int adminBasePort, List<Path> wars,
+            Duration gracefulStop) {
+        this(dir, hosts, basePort, adminBasePort, wars, gracefulStop, Optional.empty());
+    }
+
+    /** The same plan with the shop's database. */
+    public LocalClusterPlan withDatabase(ShopDatabase shopDatabase) {
+        return new LocalClusterPlan(dir, hosts, basePort, adminBasePort, wars, gracefulStop, Optional.of(shopDatabase));
     }
 
     /** {@code host1..hostN}: each node emulates a host of its own. */
@@ -83,7 +97,7 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
         for (int k = 1; k <= size(); k++) {
             String name = "n" + k;
             nodes.add(new PlannedNode(name, hosts.get(k - 1), port(basePort, k), port(adminBasePort, k),
-                    dir.resolve(name), gracefulStop));
+                    dir.resolve(name), gracefulStop, database));
         }
         return nodes;
     }

@@ -4,6 +4,7 @@ import io.cohort.config.ConfigDuration;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One node of a {@link LocalClusterPlan}: its identity, ports and home directory
@@ -15,8 +16,10 @@ import java.util.Objects;
  * @param adminPort    its admin port, 0 for a free one
  * @param home         its directory
  * @param gracefulStop how long its stop may take
+ * @param database     the shop's database, offered to applications as {@code jdbc/jpetstore}
  */
-public record PlannedNode(String name, String host, int httpPort, int adminPort, Path home, Duration gracefulStop) {
+public record PlannedNode(String name, String host, int httpPort, int adminPort, Path home, Duration gracefulStop,
+        Optional<ShopDatabase> database) {
 
     /** The environment variable through which nodes receive the admin token. */
     public static final String TOKEN_ENV = "COHORT_ADMIN_TOKEN";
@@ -26,6 +29,7 @@ public record PlannedNode(String name, String host, int httpPort, int adminPort,
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(home, "home");
         Objects.requireNonNull(gracefulStop, "gracefulStop");
+        Objects.requireNonNull(database, "database");
     }
 
     public Path configFile() {
@@ -57,7 +61,9 @@ public record PlannedNode(String name, String host, int httpPort, int adminPort,
                   <node name="%s" host="%s" http-port="%d" webapps="webapps" work-dir="work"
                         scan-interval="1s" graceful-stop="%s"/>
                   <admin port="%d" token-env="%s"/>
+                  %s
                 </cohort>
-                """.formatted(name, host, httpPort, ConfigDuration.format(gracefulStop), adminPort, TOKEN_ENV);
+                """.formatted(name, host, httpPort, ConfigDuration.format(gracefulStop), adminPort, TOKEN_ENV,
+                database.map(ShopDatabase::configXml).orElse(""));
     }
 }

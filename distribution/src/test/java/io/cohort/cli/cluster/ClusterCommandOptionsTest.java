@@ -19,6 +19,8 @@ class ClusterCommandOptionsTest {
     @TempDir
     Path dir;
 
+    private static final Path SHOP = Path.of("target/test-wars/jpetstore.war").toAbsolutePath();
+
     private static LocalClusterPlan plan(String... args) {
         ClusterCommand command = new ClusterCommand();
         new CommandLine(command).parseArgs(args);
@@ -27,19 +29,28 @@ class ClusterCommandOptionsTest {
 
     @Test
     void defaultsAreTwoNodesOnTheirOwnHostsFrom8081And9081InCohortWork() {
-        LocalClusterPlan plan = plan();
+        LocalClusterPlan plan = plan("--shop-war", SHOP.toString());
 
         assertThat(plan.hosts()).containsExactly("host1", "host2");
         assertThat(plan.basePort()).isEqualTo(8081);
         assertThat(plan.adminBasePort()).isEqualTo(9081);
         assertThat(plan.dir()).isEqualTo(Path.of("cohort-work").toAbsolutePath());
         assertThat(plan.gracefulStop()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(plan.wars()).containsExactly(SHOP);
+    }
+
+    @Test
+    void noShopLeavesTheShopOutAndAMissingShopWarIsAUsageError() {
+        assertThat(plan("--no-shop").wars()).isEmpty();
+        CommandRun missing = CommandRun.of("cluster", "--shop-war", dir.resolve("nowhere.war").toString());
+        assertThat(missing.exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(missing.err()).contains("nowhere.war does not exist").contains("--no-shop");
     }
 
     @Test
     void hostsOptionSharesHostsBetweenNodes() {
         LocalClusterPlan plan = plan("--nodes", "4", "--hosts", "blade1,blade2", "--dir", dir.toString(),
-                "--graceful-stop", "5s");
+                "--graceful-stop", "5s", "--no-shop");
 
         assertThat(plan.hosts()).containsExactly("blade1", "blade2", "blade1", "blade2");
         assertThat(plan.dir()).isEqualTo(dir);
@@ -48,12 +59,12 @@ class ClusterCommandOptionsTest {
 
     @Test
     void impossibleClustersAreUsageErrors() {
-        assertThat(CommandRun.of("cluster", "--nodes", "0").exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(CommandRun.of("cluster", "--host-per-node", "--hosts", "a").exitCode()).isEqualTo(ExitCode.USAGE);
-        assertThat(CommandRun.of("cluster", "--base-port", "8081", "--admin-base-port", "8082").err())
+        assertThat(CommandRun.of("cluster", "--no-shop", "--nodes", "0").exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(CommandRun.of("cluster", "--no-shop", "--host-per-node", "--hosts", "a").exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(CommandRun.of("cluster", "--no-shop", "--base-port", "8081", "--admin-base-port", "8082").err())
                 .contains("overlap");
-        assertThat(CommandRun.of("cluster", "--war", dir.resolve("missing.war").toString()).err())
+        assertThat(CommandRun.of("cluster", "--no-shop", "--war", dir.resolve("missing.war").toString()).err())
                 .contains("no such .war file");
-        assertThat(CommandRun.of("cluster", "--start-timeout", "soon").exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(CommandRun.of("cluster", "--no-shop", "--start-timeout", "soon").exitCode()).isEqualTo(ExitCode.USAGE);
     }
 }

@@ -33,7 +33,8 @@ class ClusterProcessTest {
         Path stateFile = clusterDir.resolve(ClusterState.FILE_NAME);
         Path output = dir.resolve("cluster.out");
         Process cluster = new ProcessBuilder(JavaCommand.current().command(List.of("cluster", "--nodes", "2",
-                "--base-port", "0", "--admin-base-port", "0", "--dir", clusterDir.toString(), "--graceful-stop", "10s")))
+                "--base-port", "0", "--admin-base-port", "0", "--dir", clusterDir.toString(), "--graceful-stop", "10s",
+                "--shop-war", Path.of("target/test-wars/jpetstore.war").toAbsolutePath().toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
                 .start();

@@ -36,6 +36,21 @@ public final class H2Database implements TestDatabase {
     }
 
     @Override
+    public String jdbcUrl() {
+        return url;
+    }
+
+    @Override
+    public String user() {
+        return "sa";
+    }
+
+    @Override
+    public String password() {
+        return "";
+    }
+
+    @Override
     public DataSource dataSource() {
         return pool;
     }

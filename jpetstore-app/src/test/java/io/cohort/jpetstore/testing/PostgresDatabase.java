@@ -37,7 +37,7 @@ public final class PostgresDatabase implements TestDatabase {
         this.schema = "cohort_test_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         admin("CREATE SCHEMA " + schema);
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(adminUrl + (adminUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema);
+        config.setJdbcUrl(jdbcUrl());
         config.setUsername(user);
         config.setPassword(password);
         config.setMaximumPoolSize(12);
@@ -60,6 +60,21 @@ public final class PostgresDatabase implements TestDatabase {
                 + " Testcontainers, and no server answers at " + LOCAL_URL + " as user " + LOCAL_USER + " ("
                 + local.getMessage() + "). Start the local one with: pg_ctlcluster --skip-systemctl-redirect"
                 + " $(ls /etc/postgresql) main start", local);
+    }
+
+    @Override
+    public String jdbcUrl() {
+        return adminUrl + (adminUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+    }
+
+    @Override
+    public String user() {
+        return user;
+    }
+
+    @Override
+    public String password() {
+        return password;
     }
 
     @Override

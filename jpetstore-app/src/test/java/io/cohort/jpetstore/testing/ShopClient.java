@@ -23,11 +23,11 @@ public final class ShopClient {
     private static final Pattern TOKEN = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\">");
     private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-    private final ShopServer server;
+    private final ShopHost server;
     private final HttpClient http;
     private String token = "";
 
-    public ShopClient(ShopServer server) {
+    public ShopClient(ShopHost server) {
         this.server = server;
         this.http = HttpClient.newBuilder()
                 .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
@@ -91,7 +91,7 @@ public final class ShopClient {
     public record Page(int status, String body, URI uri, String contentType) {
         public String path() {
             String p = uri.getPath();
-            return p.startsWith(ShopServer.CONTEXT_PATH) ? p.substring(ShopServer.CONTEXT_PATH.length()) : p;
+            return p.startsWith(ShopHost.CONTEXT_PATH) ? p.substring(ShopHost.CONTEXT_PATH.length()) : p;
         }
 
         /** The text of the element with this id: its content with tags stripped, entities decoded, spaces collapsed. */

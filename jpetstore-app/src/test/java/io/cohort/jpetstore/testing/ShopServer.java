@@ -21,8 +21,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * (java:comp/env/jdbc/jpetstore). Context parameters are set through an override descriptor, as a deployer
  * would, because web.xml's own values win over parameters set in code.
  */
-public final class ShopServer implements AutoCloseable {
-    public static final String CONTEXT_PATH = "/jpetstore";
+public final class ShopServer implements ShopHost {
     private static final Path MODULE = Path.of("").toAbsolutePath();
 
     private final Server server;
@@ -69,11 +68,7 @@ public final class ShopServer implements AutoCloseable {
         return new ShopServer(server, app, URI.create("http://127.0.0.1:" + connector.getLocalPort() + CONTEXT_PATH));
     }
 
-    /** The absolute address of a path inside the shop, e.g. {@code uri("/cart")}. */
-    public URI uri(String pathAndQuery) {
-        return URI.create(base + pathAndQuery);
-    }
-
+    @Override
     public URI base() {
         return base;
     }

@@ -10,6 +10,15 @@ import javax.sql.DataSource;
 public interface TestDatabase extends AutoCloseable {
     DataSource dataSource();
 
+    /** The JDBC URL a container's own pool would use to reach this database. */
+    String jdbcUrl();
+
+    /** The user for {@link #jdbcUrl()}. */
+    String user();
+
+    /** The password for {@link #jdbcUrl()} (empty with trust authentication). */
+    String password();
+
     /** "H2" or "PostgreSQL (...)", for messages. */
     String description();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.jpetstore.testing.ShopClient.Page;
 import io.cohort.jpetstore.testing.ShopClient;
+import io.cohort.jpetstore.testing.ShopHost;
 import io.cohort.jpetstore.testing.ShopServer;
 import io.cohort.jpetstore.testing.TestDatabase;
 import java.time.YearMonth;
@@ -23,20 +24,25 @@ import org.junit.jupiter.api.TestInstance;
  * through a thin subclass. Each test is a new visitor (its own cookies, so its own session).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-abstract class AbstractShopFlowsTest {
+public abstract class AbstractShopFlowsTest {
     private static final String GOOD_CARD = "4111 1111 1111 1111";
     private static final String NEXT_YEARS_CARD_EXPIRY =
             YearMonth.now().plusYears(1).format(DateTimeFormatter.ofPattern("MM/yyyy"));
 
     private TestDatabase database;
-    private ShopServer server;
+    private ShopHost server;
 
     protected abstract TestDatabase openDatabase();
+
+    /** Starts the shop on the database; here on an embedded Jetty, elsewhere on a Cohort node. */
+    protected ShopHost startShop(TestDatabase database) throws Exception {
+        return ShopServer.start(database.dataSource());
+    }
 
     @BeforeAll
     void startShop() throws Exception {
         database = openDatabase();
-        server = ShopServer.start(database.dataSource());
+        server = startShop(database);
     }
 
     @AfterAll

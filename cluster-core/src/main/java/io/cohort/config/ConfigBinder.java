@@ -11,8 +11,8 @@ import java.util.function.Function;
 /**
  * Turns a bound {@link RawCohort} into the public records: converts values, applies the defaults of
  * absent elements, resolves paths and secrets, and checks what the schema cannot (unique data source
- * names, and via {@link ClusterBinder} the cluster's cross-references). Each error points at the
- * element or attribute at fault.
+ * names, via {@link ClusterBinder} the cluster's cross-references, via {@link BalancerBinder} the
+ * balancer's). Each error points at the element or attribute at fault.
  */
 final class ConfigBinder {
 
@@ -26,8 +26,15 @@ final class ConfigBinder {
         this.secrets = new SecretResolver(env, baseDir);
     }
 
-    CohortConfig bind(Path file, RawCohort raw) throws ConfigException {
+    ConfigFile bind(Path file, RawCohort raw) throws ConfigException {
         SourceElement root = source.root("cohort");
+        Optional<CohortConfig> node = raw.node == null ? Optional.empty() : Optional.of(node(file, root, raw));
+        Optional<BalancerConfig> balancer = raw.balancer == null ? Optional.empty()
+                : Optional.of(new BalancerBinder().bind(root.child("balancer"), raw.balancer));
+        return new ConfigFile(file, node, balancer);
+    }
+
+    private CohortConfig node(Path file, SourceElement root, RawCohort raw) throws ConfigException {
         List<DataSourceConfig> dataSources = dataSources(root, raw.dataSources);
         Optional<ClusterConfig> cluster = Optional.empty();
         if (raw.cluster != null) {

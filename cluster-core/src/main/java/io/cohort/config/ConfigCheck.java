@@ -26,7 +26,7 @@ public final class ConfigCheck {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Checks the files named by {@code args}; node files, or web overrides after {@code --web}. */
+    /** Checks the files named by {@code args}; node or balancer files, or web overrides after {@code --web}. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
         if (args.length == 0) {
             err.println("usage: ConfigCheck <cohort.xml> ... [--web <cohort-web.xml> ...]");
@@ -43,7 +43,7 @@ public final class ConfigCheck {
                 if (web) {
                     ConfigLoader.loadWebOverride(Path.of(arg));
                 } else {
-                    ConfigLoader.load(Path.of(arg));
+                    ConfigLoader.loadFile(Path.of(arg));
                 }
                 out.println(arg + ": OK");
             } catch (ConfigException e) {

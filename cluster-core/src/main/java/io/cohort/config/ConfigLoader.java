@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.util.function.Function;
 
 /**
- * Reads Cohort's XML configuration: a node's file ({@code urn:cohort:config:1},
- * {@code cohort-config-1.xsd}) and a web application's {@code WEB-INF/cohort-web.xml}
- * ({@code urn:cohort:web:1}, {@code cohort-web-1.xsd}).
+ * Reads Cohort's XML configuration: a node's or balancer's file ({@code urn:cohort:config:1},
+ * {@code cohort-config-1.xsd}; one file may describe a node, a balancer or both) and a web
+ * application's {@code WEB-INF/cohort-web.xml} ({@code urn:cohort:web:1}, {@code cohort-web-1.xsd}).
  *
  * <p>Each file is checked in three steps, and the first problem found is thrown as a
  * {@link ConfigException} naming file, line, column and what was expected: the XML must be well
@@ -28,10 +28,11 @@ public final class ConfigLoader {
     /**
      * Loads a node's configuration file. Relative paths in it resolve against its directory, and
      * secrets named by {@code *-env} attributes come from this process's environment.
+     *
+     * @throws ConfigException also when the file is valid but describes no {@code <node>}
      */
     public static CohortConfig load(Path file) throws ConfigException {
-        Path absolute = file.toAbsolutePath().normalize();
-        return parse(file.toString(), read(file.toString(), absolute), absolute.getParent(), System::getenv, absolute);
+        return load(file, Part.NODE).node().orElseThrow();
     }
 
     /**
@@ -41,8 +42,48 @@ public final class ConfigLoader {
      * @param baseDir  the directory relative paths resolve against
      * @param env      looks up environment variables for {@code *-env} attributes (tests pass a map's
      *                 {@code get}); returns null for an unset variable
+     * @throws ConfigException also when the file is valid but describes no {@code <node>}
      */
     public static CohortConfig parse(String systemId, InputStream in, Path baseDir, Function<String, String> env)
+            throws ConfigException {
+        return parse(systemId, in, baseDir, env, Part.NODE).node().orElseThrow();
+    }
+
+    /**
+     * Loads the {@code <balancer>} of a configuration file (which may describe a node as well).
+     *
+     * @throws ConfigException also when the file is valid but has no {@code <balancer>}
+     */
+    public static BalancerConfig loadBalancer(Path file) throws ConfigException {
+        return load(file, Part.BALANCER).balancer().orElseThrow();
+    }
+
+    /** {@link #loadBalancer} from a stream; the parameters are those of {@link #parse}. */
+    public static BalancerConfig parseBalancer(String systemId, InputStream in, Path baseDir, Function<String, String> env)
+            throws ConfigException {
+        return parse(systemId, in, baseDir, env, Part.BALANCER).balancer().orElseThrow();
+    }
+
+    /** Loads whatever a configuration file describes: a node, a balancer, or both. */
+    public static ConfigFile loadFile(Path file) throws ConfigException {
+        return load(file, Part.ANY);
+    }
+
+    /** {@link #loadFile} from a stream; the parameters are those of {@link #parse}. */
+    public static ConfigFile parseFile(String systemId, InputStream in, Path baseDir, Function<String, String> env)
+            throws ConfigException {
+        return parse(systemId, in, baseDir, env, Part.ANY);
+    }
+
+    /** The part of a file a caller needs; a valid file without it is refused. */
+    private enum Part { NODE, BALANCER, ANY }
+
+    private static ConfigFile load(Path file, Part required) throws ConfigException {
+        Path absolute = file.toAbsolutePath().normalize();
+        return parse(file.toString(), read(file.toString(), absolute), absolute.getParent(), System::getenv, absolute, required);
+    }
+
+    private static ConfigFile parse(String systemId, InputStream in, Path baseDir, Function<String, String> env, Part required)
             throws ConfigException {
         Path absoluteBase = baseDir.toAbsolutePath().normalize();
         Path source;
@@ -51,7 +92,7 @@ public final class ConfigLoader {
         } catch (InvalidPathException e) {
             source = absoluteBase;
         }
-        return parse(systemId, read(systemId, in), absoluteBase, env, source);
+        return parse(systemId, read(systemId, in), absoluteBase, env, source, required);
     }
 
     /**
@@ -75,10 +116,20 @@ public final class ConfigLoader {
         return new WebOverrideBinder(source).bind(XmlBinding.bind(xml, RawWeb.class));
     }
 
-    private static CohortConfig parse(String systemId, byte[] xml, Path baseDir, Function<String, String> env, Path source)
-            throws ConfigException {
+    private static ConfigFile parse(String systemId, byte[] xml, Path baseDir, Function<String, String> env, Path source,
+                                    Part required) throws ConfigException {
         SourceMap map = CohortSchema.CONFIG.validate(systemId, xml);
-        return new ConfigBinder(map, baseDir, env).bind(source, XmlBinding.bind(xml, RawCohort.class));
+        RawCohort raw = XmlBinding.bind(xml, RawCohort.class);
+        SourceElement root = map.root("cohort");
+        if (required == Part.NODE && raw.node == null) {
+            throw root.error("the file describes a <balancer> but no <node>",
+                    "<node name=\"...\"/> as the first element of <cohort> to start a node");
+        }
+        if (required == Part.BALANCER && raw.balancer == null) {
+            throw root.error("the file describes no <balancer>",
+                    "a <balancer> with at least one <balancer-member>, after <cluster>, to start a balancer");
+        }
+        return new ConfigBinder(map, baseDir, env).bind(source, raw);
     }
 
     private static byte[] read(String systemId, Path file) throws ConfigException {

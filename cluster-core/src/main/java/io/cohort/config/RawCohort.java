@@ -21,6 +21,7 @@ final class RawCohort {
     List<RawDataSource> dataSources = new ArrayList<>();
     RawSerialization serialization;
     RawCluster cluster;
+    RawBalancer balancer;
 
     static final class RawNode {
         String name;
@@ -139,5 +140,51 @@ final class RawCohort {
         @JsonProperty("secret-env") String secretEnv;
         @JsonProperty("secret-file") String secretFile;
         String encrypt = "true";
+    }
+
+    static final class RawBalancer {
+        String name = "balancer";
+        String host = "localhost";
+        @JsonProperty("bind-addr") String bindAddr = "127.0.0.1";
+        String port = "8000";
+        @JsonProperty("admin-bind-addr") String adminBindAddr = "127.0.0.1";
+        @JsonProperty("admin-port") String adminPort = "9000";
+        String policy = "roundrobin:local";
+        @JsonProperty("session-cookie") String sessionCookie = "JSESSIONID";
+        @JsonProperty("connect-timeout") String connectTimeout = "2s";
+        @JsonProperty("request-timeout") String requestTimeout = "60s";
+        @JsonProperty("idle-timeout") String idleTimeout = "30s";
+        @JsonProperty("max-request-body") String maxRequestBody = "10MB";
+        @JsonProperty("max-header-size") String maxHeaderSize = "8KiB";
+        @JsonProperty("max-connections") String maxConnections = "64";
+        @JsonProperty("graceful-stop") String gracefulStop = "5s";
+        RawHealth health;
+        @JacksonXmlElementWrapper(useWrapping = false)
+        @JsonProperty("balancer-member")
+        List<RawBalancerMember> members = new ArrayList<>();
+        @JacksonXmlElementWrapper(useWrapping = false)
+        @JsonProperty("weight")
+        List<RawWeight> weights = new ArrayList<>();
+    }
+
+    static final class RawHealth {
+        String path = "/health";
+        String interval = "2s";
+        String timeout = "1s";
+        String fall = "3";
+        String rise = "2";
+    }
+
+    static final class RawBalancerMember {
+        String name;
+        String host = "localhost";
+        String url;
+        @JsonProperty("health-url") String healthUrl;
+        String weight;
+    }
+
+    static final class RawWeight {
+        String host;
+        String value;
     }
 }

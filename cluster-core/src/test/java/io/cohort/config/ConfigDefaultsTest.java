@@ -58,6 +58,27 @@ class ConfigDefaultsTest {
         b.put("database/batch-size", c -> c.databaseProtocol().batchSize());
         b.put("database/flush-interval", c -> c.databaseProtocol().flushInterval());
         b.put("security/encrypt", c -> c.peerCluster().security().orElseThrow().encrypt());
+        b.put("balancer/name", c -> c.balancer.name());
+        b.put("balancer/host", c -> c.balancer.host());
+        b.put("balancer/bind-addr", c -> c.balancer.bindAddress());
+        b.put("balancer/port", c -> c.balancer.port());
+        b.put("balancer/admin-bind-addr", c -> c.balancer.adminBindAddress());
+        b.put("balancer/admin-port", c -> c.balancer.adminPort());
+        b.put("balancer/policy", c -> c.balancer.policy());
+        b.put("balancer/session-cookie", c -> c.balancer.sessionCookie());
+        b.put("balancer/connect-timeout", c -> c.balancer.connectTimeout());
+        b.put("balancer/request-timeout", c -> c.balancer.requestTimeout());
+        b.put("balancer/idle-timeout", c -> c.balancer.idleTimeout());
+        b.put("balancer/max-request-body", c -> c.balancer.maxRequestBody());
+        b.put("balancer/max-header-size", c -> c.balancer.maxHeaderSize());
+        b.put("balancer/max-connections", c -> c.balancer.maxConnections());
+        b.put("balancer/graceful-stop", c -> c.balancer.gracefulStop());
+        b.put("health/path", c -> c.balancer.health().path());
+        b.put("health/interval", c -> c.balancer.health().interval());
+        b.put("health/timeout", c -> c.balancer.health().timeout());
+        b.put("health/fall", c -> c.balancer.health().fall());
+        b.put("health/rise", c -> c.balancer.health().rise());
+        b.put("balancer-member/host", c -> c.balancer.members().get(0).host());
         return b;
     }
 
@@ -88,6 +109,19 @@ class ConfigDefaultsTest {
         assertThat(minimal.admin()).isEqualTo(empty.admin());
         assertThat(minimal.serialization()).isEqualTo(empty.serialization());
         assertThat(minimal.cluster().orElseThrow().replication()).isEqualTo(empty.cluster().orElseThrow().replication());
+    }
+
+    @Test
+    void absentHealthElementGetsTheSameDefaultsAsAnEmptyOne() throws Exception {
+        BalancerConfig minimal = TestConfigs.parseBalancerText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer><balancer-member name="m1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""");
+
+        assertThat(minimal.health()).isEqualTo(new Configs().balancer.health()).isEqualTo(HealthCheckConfig.DEFAULT);
+        assertThat(minimal.members().get(0).weight()).isEqualTo(1);
+        assertThat(minimal.members().get(0).healthUrl()).hasToString("http://127.0.0.1:8081/health");
+        assertThat(BalancerConfig.defaults(minimal.members())).as("BalancerConfig.defaults").isEqualTo(minimal);
     }
 
     @Test
@@ -126,6 +160,8 @@ class ConfigDefaultsTest {
             return Scope.fromXml(lexical);
         } else if (bound instanceof Discovery) {
             return Discovery.fromXml(lexical);
+        } else if (bound instanceof Policy) {
+            return Policy.fromXml(lexical);
         }
         return lexical;
     }
@@ -135,6 +171,7 @@ class ConfigDefaultsTest {
         final CohortConfig peer;
         final CohortConfig multicast;
         final CohortConfig database;
+        final BalancerConfig balancer;
 
         Configs() throws ConfigException {
             Map<String, String> env = Map.of("SECRET", "s3cret");
@@ -143,6 +180,7 @@ class ConfigDefaultsTest {
             multicast = TestConfigs.parseText(file.replace("<asynchronous-replication/>", "<synchronous-replication/>")
                     .replace("<peer/>", "<multicast/>"), env);
             database = TestConfigs.parseText(file.replace("<peer/>", "<database url=\"jdbc:h2:mem:s\"/>"), env);
+            balancer = ConfigLoader.parseBalancer("empty-elements.xml", TestConfigs.resource("empty-elements.xml"), BASE, env::get);
         }
 
         ClusterConfig peerCluster() {

@@ -69,11 +69,13 @@ class ConfigurationReferenceTest {
         Map<String, String> env = new LinkedHashMap<>();
         ENV_ATTRIBUTE.matcher(xml).results().forEach(m -> env.put(m.group(1), "example-secret"));
 
-        CohortConfig config = ConfigLoader.parse("configuration.md", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)),
+        ConfigFile file = ConfigLoader.parseFile("configuration.md", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)),
                 Path.of("/etc/cohort"), env::get);
 
+        CohortConfig config = file.node().orElseThrow();
         assertThat(config.cluster()).isPresent();
         assertThat(config.admin().apiEnabled()).isTrue();
+        assertThat(file.balancer()).isPresent();
     }
 
     private static void checkPart(String heading, XsdModel schema, String noDefault) {

@@ -151,7 +151,8 @@ class InvalidConfigTest {
                 <cohort xmlns="urn:cohort:config:1">
                   <admin/>
                   <node name="n1"/>
-                </cohort>""")).hasMessage("cohort.xml:2:3: element <admin> is not allowed here in <cohort>; expected <node>");
+                </cohort>""")).hasMessage("cohort.xml:2:3: element <admin> is not allowed here in <cohort>; "
+                + "expected one of <node>, <balancer>");
     }
 
     @Test
@@ -162,7 +163,7 @@ class InvalidConfigTest {
                   <cluster name="c"><protocol><peer/></protocol></cluster>
                   <cluster name="d"><protocol><peer/></protocol></cluster>
                 </cohort>""")).hasMessage("cohort.xml:4:3: element <cluster> is not allowed here in <cohort>; "
-                + "expected no more elements in <cohort>");
+                + "expected <balancer>");
     }
 
     @Test

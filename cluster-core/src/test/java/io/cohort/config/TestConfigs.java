@@ -39,6 +39,21 @@ final class TestConfigs {
         return ConfigLoader.parse("cohort.xml", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), BASE, env::get);
     }
 
+    static BalancerConfig parseBalancerText(String xml) throws ConfigException {
+        return ConfigLoader.parseBalancer("cohort.xml", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), BASE,
+                Map.<String, String>of()::get);
+    }
+
+    static ConfigFile parseFileText(String xml) throws ConfigException {
+        return ConfigLoader.parseFile("cohort.xml", new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), BASE,
+                Map.<String, String>of()::get);
+    }
+
+    /** The error of XML text that must be refused as a balancer's file. */
+    static ConfigException balancerErrorOfText(String xml) {
+        return assertThatExceptionOfType(ConfigException.class).isThrownBy(() -> parseBalancerText(xml)).actual();
+    }
+
     /** The error of a sample file that must be refused. */
     static ConfigException errorOf(String resource) {
         return assertThatExceptionOfType(ConfigException.class)

@@ -1,0 +1,38 @@
+package io.cohort.config;
+
+import java.net.URI;
+import java.util.Objects;
+
+/**
+ * A {@code <balancer-member>}: one node behind the balancer.
+ *
+ * @param name      the member's route, i.e. the node's name: session ids it owns end in {@code .name}
+ * @param host      the host it counts as, for local affinity and per-host weights
+ * @param url       where its HTTP connector listens (scheme, host, port and an optional path prefix)
+ * @param healthUrl its health endpoint
+ * @param weight    its routing weight for the weighted policies (≥ 1): its own {@code weight}, else
+ *                  its host's {@code <weight>}, else 1
+ */
+public record BalancerMember(String name, String host, URI url, URI healthUrl, int weight) {
+
+    public BalancerMember {
+        Objects.requireNonNull(name, "name");
+        if (!name.matches("[A-Za-z0-9_-]+")) {
+            throw new IllegalArgumentException("member name must be letters, digits, '-' and '_': " + name);
+        }
+        Objects.requireNonNull(host, "host");
+        requireHttp("url", url);
+        requireHttp("healthUrl", healthUrl);
+        if (weight < 1) {
+            throw new IllegalArgumentException("weight must be at least 1: " + weight);
+        }
+    }
+
+    private static void requireHttp(String what, URI uri) {
+        Objects.requireNonNull(uri, what);
+        if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
+                || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw new IllegalArgumentException(what + " must be an http or https URL with a host and no query: " + uri);
+        }
+    }
+}

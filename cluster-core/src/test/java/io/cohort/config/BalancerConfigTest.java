@@ -1,0 +1,161 @@
+package io.cohort.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The {@code <balancer>} element: a file for a balancer alone or beside a node, its defaults and its rules. */
+class BalancerConfigTest {
+
+    private static final String TWO_MEMBERS = """
+            <cohort xmlns="urn:cohort:config:1">
+              <balancer host="blade1" policy="roundrobin:weighted" connect-timeout="500ms" max-request-body="1MiB">
+                <health interval="250ms" fall="2" rise="4"/>
+                <balancer-member name="n1" host="blade1" url="http://127.0.0.1:8081" health-url="http://127.0.0.1:9081/health"/>
+                <balancer-member name="n2" host="blade2" url="http://127.0.0.1:8082" weight="5"/>
+                <balancer-member name="n3" host="blade2" url="http://127.0.0.1:8083/shop"/>
+                <weight host="blade2" value="3"/>
+              </balancer>
+            </cohort>""";
+
+    @Test
+    void aFileMayDescribeABalancerAlone() throws Exception {
+        BalancerConfig balancer = TestConfigs.parseBalancerText(TWO_MEMBERS);
+
+        assertThat(balancer.policy()).isEqualTo(Policy.ROUND_ROBIN_WEIGHTED);
+        assertThat(balancer.host()).isEqualTo("blade1");
+        assertThat(balancer.connectTimeout()).isEqualTo(Duration.ofMillis(500));
+        assertThat(balancer.maxRequestBody()).isEqualTo(DataSize.parse("1MiB"));
+        assertThat(balancer.health()).isEqualTo(new HealthCheckConfig("/health", Duration.ofMillis(250), Duration.ofSeconds(1), 2, 4));
+        assertThat(balancer.members()).extracting(BalancerMember::name).containsExactly("n1", "n2", "n3");
+        assertThat(TestConfigs.parseFileText(TWO_MEMBERS).node()).isEmpty();
+    }
+
+    @Test
+    void memberWeightWinsOverHostWeightWhichWinsOverOne() throws Exception {
+        BalancerConfig balancer = TestConfigs.parseBalancerText(TWO_MEMBERS);
+
+        assertThat(balancer.members()).extracting(BalancerMember::weight).containsExactly(1, 5, 3);
+        assertThat(balancer.hostWeights()).isEqualTo(Map.of("blade2", 3));
+    }
+
+    @Test
+    void healthUrlDefaultsToTheHealthPathAtTheMembersAuthority() throws Exception {
+        BalancerConfig balancer = TestConfigs.parseBalancerText(TWO_MEMBERS);
+
+        assertThat(balancer.member("n1").orElseThrow().healthUrl()).isEqualTo(URI.create("http://127.0.0.1:9081/health"));
+        assertThat(balancer.member("n3").orElseThrow().healthUrl()).isEqualTo(URI.create("http://127.0.0.1:8083/health"));
+        assertThat(balancer.member("n3").orElseThrow().url()).isEqualTo(URI.create("http://127.0.0.1:8083/shop"));
+    }
+
+    @Test
+    void aFileMayDescribeANodeAndABalancer() throws Exception {
+        ConfigFile file = TestConfigs.parseFileText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <balancer><balancer-member name="n1" url="http://127.0.0.1:8080"/></balancer>
+                </cohort>""");
+
+        assertThat(file.node().orElseThrow().node().name()).isEqualTo("n1");
+        assertThat(file.balancer().orElseThrow().members()).hasSize(1);
+    }
+
+    @Test
+    void aBalancerOnlyFileIsNoNodeConfiguration() {
+        assertThat(TestConfigs.errorOfText(TWO_MEMBERS)).hasMessage("cohort.xml:1:1: the file describes a <balancer> but no <node>; "
+                + "expected <node name=\"...\"/> as the first element of <cohort> to start a node");
+    }
+
+    @Test
+    void aNodeOnlyFileIsNoBalancerConfiguration() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:1:1: the file describes no <balancer>; expected ");
+    }
+
+    @Test
+    void aFileWithNeitherNodeNorBalancerIsRefused() {
+        assertThat(TestConfigs.errorOfText("<cohort xmlns=\"urn:cohort:config:1\">\n</cohort>"))
+                .hasMessage("cohort.xml:2:1: missing a required element in <cohort>; expected one of <node>, <balancer>");
+    }
+
+    @Test
+    void nodeElementsAreNotAllowedBesideALoneBalancer() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer><balancer-member name="n1" url="http://127.0.0.1:8080"/></balancer>
+                  <cluster name="c"><protocol><peer/></protocol></cluster>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:3:3: element <cluster> is not allowed here in <cohort>");
+    }
+
+    @Test
+    void aBalancerNeedsAMember() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer policy="metric"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:2:")
+                .hasMessageContaining("missing required element <balancer-member> in <balancer>");
+    }
+
+    @Test
+    void duplicateMemberNamesAreRefusedAtTheSecond() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                    <balancer-member name="n1" url="http://127.0.0.1:8082"/>
+                  </balancer>
+                </cohort>""")).hasMessage("cohort.xml:4:22: duplicate member name \"n1\"; "
+                + "expected a name not used by the <balancer-member> at 3:5");
+    }
+
+    @Test
+    void aWeightForAHostWithoutMembersIsRefused() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    <balancer-member name="n1" host="a" url="http://127.0.0.1:8081"/>
+                    <weight host="b" value="2"/>
+                  </balancer>
+                </cohort>""")).hasMessage("cohort.xml:4:13: host=\"b\" on <weight> is the host of no <balancer-member>; expected one of a");
+    }
+
+    @Test
+    void anUnknownPolicyIsRefusedWithTheEightNames() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer policy="leastconn"><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""")).hasMessage("cohort.xml:2:13: invalid value policy=\"leastconn\" on <balancer>; expected one of random, "
+                + "roundrobin, random:local, roundrobin:local, random:weighted, roundrobin:weighted, metric, metric:local");
+    }
+
+    @Test
+    void aMemberUrlMustBeHttp() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer><balancer-member name="n1" url="ftp://127.0.0.1:8081"/></balancer>
+                </cohort>""")).hasMessageContaining("invalid value url=\"ftp://127.0.0.1:8081\" on <balancer-member>; expected an http:// or "
+                + "https:// URL with a host");
+    }
+
+    @Test
+    void theBackupCookieCannotBeTheSessionCookie() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer session-cookie="COHORT_BACKUP"><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:2:13: session-cookie=\"COHORT_BACKUP\" on <balancer> is the cookie");
+    }
+
+    @Test
+    void policyNamesRoundTrip() {
+        for (Policy policy : Policy.values()) {
+            assertThat(Policy.fromXml(policy.xmlName())).isEqualTo(policy);
+        }
+        assertThatExceptionOfType(IllegalArgumentException.class).isThrownBy(() -> Policy.fromXml("roundRobin"));
+    }
+}

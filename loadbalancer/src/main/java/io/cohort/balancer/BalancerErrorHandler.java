@@ -1,0 +1,25 @@
+package io.cohort.balancer;
+
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Errors Jetty answers itself (malformed requests, 431 for oversize headers, ...) in the same short
+ * HTML as {@link ErrorPage}: status and reason phrase only, whatever the message or cause.
+ */
+final class BalancerErrorHandler extends ErrorHandler {
+
+    BalancerErrorHandler() {
+        setShowStacks(false);
+        setShowCauses(false);
+        setShowMessageInTitle(false);
+    }
+
+    @Override
+    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause, Callback callback) {
+        ErrorPage.write(response, callback, code, "The request could not be handled (" + HttpStatus.getMessage(code) + ").");
+    }
+}

@@ -1,0 +1,286 @@
+package io.cohort.balancer;
+
+import io.cohort.config.BalancerConfig;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.http.HostPortHttpField;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpScheme;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.http.HttpURI;
+import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.proxy.ProxyHandler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.HostPort;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reverse proxy: Jetty's {@link ProxyHandler} (non-blocking, pooled keep-alive HTTP/1.1
+ * connections through {@link HttpClient}) with Cohort's routing, retries and hygiene.
+ *
+ * <p>Before routing it refuses what a reverse proxy must not do: CONNECT (405), a request whose
+ * target is an absolute URI for another host than the balancer's own or than its Host header
+ * (403: the balancer is no forward proxy), and a declared body over the limit (413). It only ever
+ * connects to configured members.
+ *
+ * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
+ * cannot run the request twice: the request never reached the member (the connection failed), or
+ * it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE) and its body, if any, was not read yet. A
+ * member whose connection failed is marked down at once. A timeout is never retried (504).
+ */
+final class BalancerProxy extends ProxyHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BalancerProxy.class);
+    static final String ROUTED_HEADER = "X-Cohort-Routed";
+
+    private final BalancerConfig config;
+    private final Router router;
+    private final BalancerMetrics metrics;
+    private final long maxBody;
+
+    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics) {
+        this.config = config;
+        this.router = router;
+        this.metrics = metrics;
+        this.maxBody = config.maxRequestBody().bytes();
+        setViaHost(config.name());
+    }
+
+    @Override
+    protected HttpClient newHttpClient() {
+        ClientConnector connector = new ClientConnector();
+        connector.setConnectTimeout(java.time.Duration.ofMillis(config.connectTimeout().toMillis()));
+        connector.setIdleTimeout(config.idleTimeout());
+        HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("cohort-" + config.name() + "-client");
+        client.setExecutor(threads);
+        return client;
+    }
+
+    @Override
+    protected void configureHttpClient(HttpClient client) {
+        super.configureHttpClient(client);
+        client.setConnectTimeout(config.connectTimeout().toMillis());
+        client.setIdleTimeout(config.idleTimeout().toMillis());
+        client.setMaxConnectionsPerDestination(config.maxConnections());
+        client.setUserAgentField(null);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        String method = request.getMethod();
+        if (HttpMethod.CONNECT.is(method)) {
+            metrics.refused();
+            response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH");
+            response.getHeaders().put(HttpHeader.CONNECTION, "close"); // a refused tunnel leaves nothing to keep alive
+            ErrorPage.write(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, ErrorPage.NOT_A_PROXY);
+            return true;
+        }
+        if (targetsAnotherHost(request) || (TargetFormConnectionFactory.isAbsoluteForm(request) && !isOwnHost(request))) {
+            metrics.refused();
+            ErrorPage.write(response, callback, HttpStatus.FORBIDDEN_403, ErrorPage.NOT_A_PROXY);
+            return true;
+        }
+        if (request.getLength() > maxBody) {
+            metrics.refused();
+            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
+            return true;
+        }
+        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), isIdempotent(method));
+        request.setAttribute(Exchange.ATTRIBUTE, exchange);
+        Router.Route route = router.route(exchange.session, null);
+        if (route == null) {
+            metrics.unavailable();
+            ErrorPage.write(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.NO_MEMBER);
+            return true;
+        }
+        attempt(exchange, route, request, response, callback);
+        return true;
+    }
+
+    private void attempt(Exchange exchange, Router.Route route, Request request, Response response, Callback callback) {
+        exchange.begin(route);
+        MemberMeters meters = route.backend().meters();
+        if (route.reason() == Router.Reason.STICKY) {
+            meters.stickyHits.increment();
+        } else if (route.failover()) {
+            meters.failovers.increment();
+        }
+        response.getHeaders().put(route.backend().routedHeader(route.reason()));
+        super.handle(request, response, callback);
+    }
+
+    @Override
+    protected HttpURI rewriteHttpURI(Request request) {
+        Backend backend = exchange(request).backend();
+        return HttpURI.build(backend.baseUri() + request.getHttpURI().getPathQuery());
+    }
+
+    @Override
+    protected void copyRequestHeaders(Request request, org.eclipse.jetty.client.Request toMember) {
+        super.copyRequestHeaders(request, toMember);
+        toMember.headers(ForwardedHeaders::removeUntrusted);
+    }
+
+    @Override
+    protected void addForwardedHeader(Request request, org.eclipse.jetty.client.Request toMember) {
+        toMember.headers(headers -> ForwardedHeaders.add(request, headers));
+    }
+
+    @Override
+    protected org.eclipse.jetty.client.Request.Content newProxyToServerRequestContent(Request request, Response response,
+                                                                                       org.eclipse.jetty.client.Request toMember) {
+        Exchange exchange = exchange(request);
+        exchange.content = new GuardedRequestContent(request, maxBody);
+        return exchange.content;
+    }
+
+    @Override
+    protected void sendProxyToServerRequest(Request request, org.eclipse.jetty.client.Request toMember, Response response,
+                                            Callback callback) {
+        Exchange exchange = exchange(request);
+        toMember.timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .idleTimeout(config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .onRequestCommit(exchange)
+                .onResponseBegin(exchange);
+        super.sendProxyToServerRequest(request, toMember, response, callback);
+    }
+
+    @Override
+    protected HttpField filterServerToProxyResponseField(HttpField field) {
+        return ROUTED_HEADER.equalsIgnoreCase(field.getName()) ? null : field;
+    }
+
+    @Override
+    protected void onServerToProxyResponseFailure(Request request, org.eclipse.jetty.client.Request toMember,
+                                                  org.eclipse.jetty.client.Response fromMember, Response response,
+                                                  Callback callback, Throwable failure) {
+        Exchange exchange = exchange(request);
+        Backend backend = exchange.backend();
+        exchange.end();
+        backend.meters().errors.increment();
+        if (!exchange.sent() && failure instanceof IOException && !(failure instanceof BodyTooLargeException)
+                && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
+            LOG.warn("Balancer member {} is down (connection failed: {})", backend.name(), failure.toString());
+        }
+        if (failure instanceof BodyTooLargeException) {
+            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
+            return;
+        }
+        if (retryable(exchange, response, failure)) {
+            Router.Route next = router.route(exchange.session, backend);
+            if (next != null) {
+                LOG.debug("Retrying {} {} on {} after {} failed: {}", request.getMethod(), request.getHttpURI().getPath(), next.backend(),
+                        backend, failure.toString());
+                backend.meters().retries.increment();
+                response.reset();
+                attempt(exchange, next, request, response, callback);
+                return;
+            }
+        }
+        if (response.isCommitted()) {
+            callback.failed(failure);
+            return;
+        }
+        response.reset();
+        response.getHeaders().put(backend.routedHeader(exchange.route.reason()));
+        if (isTimeout(failure)) {
+            ErrorPage.write(response, callback, HttpStatus.GATEWAY_TIMEOUT_504, ErrorPage.GATEWAY_TIMEOUT);
+        } else {
+            ErrorPage.write(response, callback, HttpStatus.BAD_GATEWAY_502, ErrorPage.BAD_GATEWAY);
+        }
+    }
+
+    /** The retry rule: at most one retry, only before any answer, and only when running twice is impossible. */
+    private static boolean retryable(Exchange exchange, Response response, Throwable failure) {
+        if (exchange.attempts > 1 || exchange.answered() || response.isCommitted() || isTimeout(failure)) {
+            return false;
+        }
+        return !exchange.sent() || (exchange.idempotent && !exchange.bodyTouched());
+    }
+
+    private static boolean isTimeout(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    protected void onProxyToClientResponseComplete(Request request, org.eclipse.jetty.client.Request toMember,
+                                                   org.eclipse.jetty.client.Response fromMember, Response response, Callback callback) {
+        Exchange exchange = exchange(request);
+        exchange.end();
+        exchange.backend().meters().recordLatency(exchange.startNanos);
+        super.onProxyToClientResponseComplete(request, toMember, fromMember, response, callback);
+    }
+
+    @Override
+    protected void onProxyToClientResponseFailure(Request request, org.eclipse.jetty.client.Request toMember,
+                                                  org.eclipse.jetty.client.Response fromMember, Response response, Callback callback,
+                                                  Throwable failure) {
+        Exchange exchange = exchange(request);
+        exchange.end();
+        exchange.backend().meters().errors.increment();
+        super.onProxyToClientResponseFailure(request, toMember, fromMember, response, callback, failure);
+    }
+
+    private static Exchange exchange(Request request) {
+        return (Exchange) request.getAttribute(Exchange.ATTRIBUTE);
+    }
+
+    static boolean isIdempotent(String method) {
+        return HttpMethod.GET.is(method) || HttpMethod.HEAD.is(method) || HttpMethod.OPTIONS.is(method) || HttpMethod.PUT.is(method)
+                || HttpMethod.DELETE.is(method);
+    }
+
+    /**
+     * Whether the request's target names another host than its Host header: an absolute URI
+     * ({@code GET http://elsewhere/ HTTP/1.1}) asking the balancer to act as a forward proxy.
+     */
+    static boolean targetsAnotherHost(Request request) {
+        HttpField host = request.getHeaders().getField(HttpHeader.HOST);
+        if (host == null) {
+            return false; // HTTP/1.0 without Host: Jetty set the URI's authority from the connector
+        }
+        HostPort hostPort = host instanceof HostPortHttpField field ? field.getHostPort() : new HostPort(host.getValue());
+        HttpURI uri = request.getHttpURI();
+        if (!bare(hostPort.getHost()).equalsIgnoreCase(bare(uri.getHost()))) {
+            return true;
+        }
+        int defaultPort = HttpScheme.HTTPS.is(uri.getScheme()) ? 443 : 80;
+        int headerPort = hostPort.getPort() > 0 ? hostPort.getPort() : defaultPort;
+        int uriPort = uri.getPort() > 0 ? uri.getPort() : defaultPort;
+        return headerPort != uriPort;
+    }
+
+    /**
+     * Whether an absolute-form target names this balancer: its configured host or bind address,
+     * the address the request arrived at, or loopback.
+     */
+    private boolean isOwnHost(Request request) {
+        String host = bare(request.getHttpURI().getHost());
+        return host.equalsIgnoreCase(config.host()) || host.equalsIgnoreCase(config.bindAddress())
+                || host.equalsIgnoreCase(bare(Request.getLocalAddr(request))) || host.equalsIgnoreCase("localhost")
+                || host.equals("127.0.0.1") || host.equals("::1");
+    }
+
+    private static String bare(String host) {
+        if (host == null) {
+            return "";
+        }
+        return host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    }
+}

@@ -1,0 +1,185 @@
+package io.cohort.balancer;
+
+import io.cohort.config.BalancerConfig;
+import io.cohort.config.BalancerMember;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.random.RandomGenerator;
+import org.eclipse.jetty.jmx.MBeanContainer;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A running load balancer: the proxy on {@code bind-addr:port}, health and metrics on
+ * {@code admin-bind-addr:admin-port}, active health checks of every member, meters in Prometheus
+ * and JMX. Start it with {@link #start(BalancerConfig)}, stop it with {@link #stop()}.
+ *
+ * <pre>{@code
+ * BalancerServer balancer = BalancerServer.start(ConfigLoader.loadBalancer(Path.of("conf/cohort.xml")));
+ * Runtime.getRuntime().addShutdownHook(new Thread(balancer::stop));
+ * balancer.join();
+ * }</pre>
+ */
+public final class BalancerServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(BalancerServer.class);
+    private static final String PROXY = "proxy";
+    private static final String ADMIN = "admin";
+
+    private final BalancerConfig config;
+    private final BalancerMetrics metrics;
+    private final List<Backend> members = new ArrayList<>();
+    private final Server server;
+    private final ServerConnector proxyConnector;
+    private final ServerConnector adminConnector;
+    private final BalancerProxy proxy;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private HealthChecker healthChecker;
+
+    private BalancerServer(BalancerConfig config, RandomGenerator random) {
+        this.config = config;
+        this.metrics = new BalancerMetrics(config.name());
+        for (BalancerMember member : config.members()) {
+            members.add(new Backend(member, member.host().equals(config.host()),
+                    new HealthState(config.health().fall(), config.health().rise()), metrics));
+        }
+        Router router = new Router(members, RoutePolicy.create(config.policy(), members, random));
+
+        QueuedThreadPool threads = new QueuedThreadPool();
+        threads.setName("cohort-" + config.name());
+        server = new Server(threads);
+        server.setStopAtShutdown(false);
+        server.setStopTimeout(config.gracefulStop().toMillis());
+        server.setErrorHandler(new BalancerErrorHandler());
+        server.addBean(new MBeanContainer(ManagementFactory.getPlatformMBeanServer()));
+        proxyConnector = connector(PROXY, config.bindAddress(), config.port());
+        adminConnector = connector(ADMIN, config.adminBindAddress(), config.adminPort());
+
+        ContextHandler admin = new ContextHandler(new BalancerAdminHandler(this::health, metrics), "/");
+        admin.setVirtualHosts(List.of("@" + ADMIN));
+        proxy = new BalancerProxy(config, router, metrics);
+        server.setHandler(new Handler.Sequence(admin, proxy));
+    }
+
+    private ServerConnector connector(String name, String host, int port) {
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setSendXPoweredBy(false);
+        http.setRequestHeaderSize((int) config.maxHeaderSize().bytes());
+        ServerConnector connector = new ServerConnector(server, new TargetFormConnectionFactory(http));
+        connector.setName(name);
+        connector.setHost(host);
+        connector.setPort(port);
+        connector.setIdleTimeout(config.idleTimeout().toMillis());
+        server.addConnector(connector);
+        return connector;
+    }
+
+    /** Starts a balancer and returns once it accepts requests; on failure, whatever started is stopped. */
+    public static BalancerServer start(BalancerConfig config) throws Exception {
+        return start(config, new Random());
+    }
+
+    /**
+     * {@link #start(BalancerConfig)} with the source of the random policies' draws and of round
+     * robin's starting point (tests pass a seeded one; it must be thread-safe).
+     */
+    public static BalancerServer start(BalancerConfig config, RandomGenerator random) throws Exception {
+        BalancerServer balancer = new BalancerServer(config, random);
+        try {
+            balancer.server.start();
+            balancer.healthChecker = new HealthChecker(balancer.proxy.getHttpClient(), config.health(), balancer.members);
+            balancer.healthChecker.start();
+        } catch (Exception | Error e) {
+            balancer.stop();
+            throw e;
+        }
+        LOG.info("Balancer {} serving on {} ({} members, policy {}), health and metrics on {}", config.name(), balancer.uri(),
+                config.members().size(), config.policy().xmlName(), balancer.adminUri());
+        return balancer;
+    }
+
+    public BalancerConfig config() {
+        return config;
+    }
+
+    /** Where clients send requests, e.g. {@code http://127.0.0.1:8000}. */
+    public URI uri() {
+        return uri(proxyConnector);
+    }
+
+    /** Where {@code GET /health} and {@code GET /metrics} are served. */
+    public URI adminUri() {
+        return uri(adminConnector);
+    }
+
+    /** Every member's current state, in configuration order. */
+    public List<MemberStatus> members() {
+        return members.stream().map(MemberStatus::of).toList();
+    }
+
+    /**
+     * Stops checking, stops accepting, lets requests in flight finish (at most {@code graceful-stop})
+     * and closes connections and meters. Idempotent; never throws.
+     */
+    public void stop() {
+        if (stopped.getCount() == 0) {
+            return;
+        }
+        try {
+            if (healthChecker != null) {
+                healthChecker.close();
+            }
+            server.stop();
+        } catch (Exception e) {
+            LOG.warn("Balancer {} did not stop cleanly", config.name(), e);
+        } finally {
+            metrics.close();
+            stopped.countDown();
+            LOG.info("Balancer {} stopped", config.name());
+        }
+    }
+
+    /** Blocks until {@link #stop()} has finished. */
+    public void join() throws InterruptedException {
+        stopped.await();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    BalancerMetrics metrics() {
+        return metrics;
+    }
+
+    List<Backend> backends() {
+        return members;
+    }
+
+    HealthChecker healthChecker() {
+        return healthChecker;
+    }
+
+    private BalancerAdminHandler.Health health() {
+        List<MemberStatus> status = members();
+        boolean anyUp = status.stream().anyMatch(MemberStatus::up);
+        return new BalancerAdminHandler.Health(anyUp ? "UP" : "DOWN", config.name(), config.host(), config.policy().xmlName(), status);
+    }
+
+    private static URI uri(ServerConnector connector) {
+        String host = connector.getHost() == null || connector.getHost().equals("0.0.0.0") ? "127.0.0.1" : connector.getHost();
+        return URI.create("http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + connector.getLocalPort());
+    }
+}

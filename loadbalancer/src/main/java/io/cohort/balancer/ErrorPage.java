@@ -1,0 +1,56 @@
+package io.cohort.balancer;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The balancer's own error answers: a few lines of HTML with the status and one sentence, never a
+ * stack trace, an exception text or anything the client sent.
+ */
+final class ErrorPage {
+
+    static final String NO_MEMBER = "No server is available to handle this request. Please try again in a moment.";
+    static final String BAD_GATEWAY = "The server handling this request did not answer. Please try again.";
+    static final String GATEWAY_TIMEOUT = "The server handling this request took too long to answer.";
+    static final String TOO_LARGE = "The request body is larger than this site accepts.";
+    static final String NOT_A_PROXY = "This server is a reverse proxy for its own site only.";
+
+    private ErrorPage() {
+    }
+
+    /** Writes the page, replacing whatever status and headers the response had, unless it is committed. */
+    static void write(Response response, Callback callback, int status, String sentence) {
+        if (response.isCommitted()) {
+            callback.failed(new IllegalStateException("response committed before error " + status));
+            return;
+        }
+        String title = status + " " + HttpStatus.getMessage(status);
+        String html = "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + title + "</title></head>\n<body><h1>" + title
+                + "</h1>\n<p>" + escape(sentence) + "</p></body></html>\n";
+        byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/html;charset=utf-8");
+        response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        response.write(true, ByteBuffer.wrap(bytes), callback);
+    }
+
+    static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,79 @@
+package io.cohort.balancer;
+
+import org.eclipse.jetty.client.Request;
+import org.eclipse.jetty.client.Response;
+
+/**
+ * One client request on its way through the balancer, across at most two attempts: where it was
+ * sent, why, and how far the current attempt got (the facts the retry rule needs). Listens to the
+ * request to the member to learn when its head went out and when the answer began. Fields are
+ * written by one attempt at a time.
+ */
+final class Exchange implements Request.CommitListener, Response.BeginListener {
+
+    static final String ATTRIBUTE = Exchange.class.getName();
+
+    final SessionRoute session;
+    final long startNanos = System.nanoTime();
+    final boolean idempotent;
+    Router.Route route;
+    int attempts;
+    GuardedRequestContent content;
+    private volatile boolean sent;
+    private volatile boolean answered;
+    private boolean inFlight;
+
+    Exchange(SessionRoute session, boolean idempotent) {
+        this.session = session;
+        this.idempotent = idempotent;
+    }
+
+    Backend backend() {
+        return route.backend();
+    }
+
+    /** A new attempt at {@code next}: counts it in flight at its member. */
+    void begin(Router.Route next) {
+        route = next;
+        attempts++;
+        sent = false;
+        answered = false;
+        content = null;
+        inFlight = true;
+        next.backend().requestStarted();
+        next.backend().meters().requests.increment();
+    }
+
+    /** The current attempt is over; idempotent. */
+    void end() {
+        if (inFlight) {
+            inFlight = false;
+            route.backend().requestEnded();
+        }
+    }
+
+    /** Whether the request head went out to the member (connection established, bytes written). */
+    boolean sent() {
+        return sent;
+    }
+
+    /** Whether the member began an answer. */
+    boolean answered() {
+        return answered;
+    }
+
+    /** Whether the client's body, if any, has been read (and so cannot be sent again). */
+    boolean bodyTouched() {
+        return content != null && content.touched();
+    }
+
+    @Override
+    public void onCommit(Request request) {
+        sent = true;
+    }
+
+    @Override
+    public void onBegin(Response response) {
+        answered = true;
+    }
+}

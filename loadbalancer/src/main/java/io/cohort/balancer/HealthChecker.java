@@ -1,0 +1,127 @@
+package io.cohort.balancer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cohort.config.HealthCheckConfig;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.client.BufferingResponseListener;
+import org.eclipse.jetty.client.HttpClient;
+import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpMethod;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Active health checks: every {@code interval} after the previous check of a member ended, a GET of
+ * its health URL; a 2xx answer within {@code timeout} passes, anything else fails, and
+ * {@link HealthState} turns the results into up and down. A node's health answer also carries
+ * {@code load.spareCapacity}, which the metric policies read. Checks of one member never overlap;
+ * checks of different members run concurrently on the proxy's {@link HttpClient}.
+ */
+final class HealthChecker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HealthChecker.class);
+    private static final int MAX_ANSWER = 64 * 1024;
+
+    private final HttpClient client;
+    private final HealthCheckConfig config;
+    private final List<Backend> members;
+    private final ObjectMapper json = new ObjectMapper();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "cohort-balancer-health");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    HealthChecker(HttpClient client, HealthCheckConfig config, List<Backend> members) {
+        this.client = client;
+        this.config = config;
+        this.members = List.copyOf(members);
+    }
+
+    /** Starts checking every member, the first check one interval from now. */
+    void start() {
+        members.forEach(this::scheduleNext);
+    }
+
+    private void scheduleNext(Backend member) {
+        if (!timer.isShutdown()) {
+            timer.schedule(() -> check(member).whenComplete((ok, x) -> scheduleNext(member)), config.interval().toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Checks every member once; completes when all checks have ended. */
+    CompletableFuture<Void> checkAll() {
+        return CompletableFuture.allOf(members.stream().map(this::check).toArray(CompletableFuture[]::new));
+    }
+
+    /** One check of one member; completes (never exceptionally) when its result is applied. */
+    CompletableFuture<Void> check(Backend member) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            client.newRequest(member.member().healthUrl()).method(HttpMethod.GET).timeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                    .send(new BufferingResponseListener(MAX_ANSWER) {
+                        @Override
+                        public void onComplete(Result result) {
+                            try {
+                                apply(member, result, this);
+                            } finally {
+                                done.complete(null);
+                            }
+                        }
+                    });
+        } catch (RuntimeException e) {
+            failed(member, e.toString());
+            done.complete(null);
+        }
+        return done;
+    }
+
+    private void apply(Backend member, Result result, BufferingResponseListener answer) {
+        if (result.isFailed()) {
+            failed(member, String.valueOf(result.getFailure()));
+            return;
+        }
+        int status = result.getResponse().getStatus();
+        readSpareCapacity(member, answer);
+        if (status / 100 != 2) {
+            failed(member, "HTTP " + status);
+            return;
+        }
+        if (member.health().checkPassed() == HealthState.Change.CAME_UP) {
+            LOG.info("Balancer member {} is up ({} health checks passed)", member.name(), config.rise());
+        }
+    }
+
+    private void failed(Backend member, String why) {
+        if (member.health().checkFailed() == HealthState.Change.WENT_DOWN) {
+            LOG.warn("Balancer member {} is down ({} health checks failed, last: {})", member.name(), config.fall(), why);
+        }
+    }
+
+    private void readSpareCapacity(Backend member, BufferingResponseListener answer) {
+        byte[] body = answer.getContent();
+        if (body.length == 0) {
+            return;
+        }
+        try {
+            JsonNode spare = json.readTree(body).path("load").path("spareCapacity");
+            if (spare.isNumber()) {
+                member.spareCapacity(spare.asDouble());
+            }
+        } catch (IOException e) {
+            LOG.debug("Health answer of {} is not JSON", member.name(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,44 @@
+package io.cohort.balancer;
+
+import java.util.random.RandomGenerator;
+
+/**
+ * {@code random}, {@code random:local}, {@code random:weighted}: a live member drawn at random,
+ * uniformly or in proportion to the members' weights.
+ */
+final class RandomPolicy implements RoutePolicy {
+
+    private final MemberGroups groups;
+    private final boolean weighted;
+    private final RandomGenerator random;
+
+    RandomPolicy(MemberGroups groups, boolean weighted, RandomGenerator random) {
+        this.groups = groups;
+        this.weighted = weighted;
+        this.random = random;
+    }
+
+    @Override
+    public Backend choose(Backend excluded) {
+        Backend[] group = groups.group(groups.groupFor(excluded));
+        int total = 0;
+        for (Backend b : group) {
+            if (b.eligible(excluded)) {
+                total += weighted ? b.weight() : 1;
+            }
+        }
+        if (total == 0) {
+            return null;
+        }
+        int draw = random.nextInt(total);
+        for (Backend b : group) {
+            if (b.eligible(excluded)) {
+                draw -= weighted ? b.weight() : 1;
+                if (draw < 0) {
+                    return b;
+                }
+            }
+        }
+        return null; // a member went down between the two loops and its share was drawn
+    }
+}

@@ -1,0 +1,79 @@
+package io.cohort.balancer;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.random.RandomGenerator;
+
+/**
+ * {@code roundrobin}, {@code roundrobin:local}, {@code roundrobin:weighted}: members in
+ * configuration order from a random starting point, each live one in turn, dead ones skipped (the
+ * next request goes to the member after the one chosen, so live members share evenly). Weighted, a
+ * member takes as many turns per cycle as its weight, interleaved with the others ("smooth"
+ * weighted round robin: weights 5, 1, 1 give a a b a c a a, not a a a a a b c).
+ */
+final class RoundRobinPolicy implements RoutePolicy {
+
+    private final MemberGroups groups;
+    private final boolean weighted;
+    /** Per group (local, all): the index to start the next search at. */
+    private final AtomicInteger[] cursors;
+    /** Per group: the running weights of smooth weighted round robin; guarded by the array. */
+    private final int[][] current;
+
+    RoundRobinPolicy(MemberGroups groups, boolean weighted, RandomGenerator random) {
+        this.groups = groups;
+        this.weighted = weighted;
+        this.cursors = new AtomicInteger[] {
+                new AtomicInteger(groups.local.length == 0 ? 0 : random.nextInt(groups.local.length)),
+                new AtomicInteger(random.nextInt(groups.all.length))};
+        this.current = new int[][] {new int[groups.local.length], new int[groups.all.length]};
+    }
+
+    @Override
+    public Backend choose(Backend excluded) {
+        int index = groups.groupFor(excluded);
+        Backend[] group = groups.group(index);
+        return weighted ? weighted(group, current[index], excluded) : inTurn(group, cursors[index], excluded);
+    }
+
+    private static Backend inTurn(Backend[] group, AtomicInteger cursor, Backend excluded) {
+        int n = group.length;
+        while (true) {
+            int start = cursor.get();
+            for (int i = 0; i < n; i++) {
+                int candidate = (start + i) % n;
+                if (group[candidate].eligible(excluded)) {
+                    if (cursor.compareAndSet(start, (candidate + 1) % n)) {
+                        return group[candidate];
+                    }
+                    break; // another request moved the cursor: search again from its new position
+                }
+                if (i == n - 1) {
+                    return null;
+                }
+            }
+        }
+    }
+
+    private static Backend weighted(Backend[] group, int[] current, Backend excluded) {
+        synchronized (current) {
+            Backend best = null;
+            int bestIndex = -1;
+            int total = 0;
+            for (int i = 0; i < group.length; i++) {
+                if (!group[i].eligible(excluded)) {
+                    continue;
+                }
+                current[i] += group[i].weight();
+                total += group[i].weight();
+                if (best == null || current[i] > current[bestIndex]) {
+                    best = group[i];
+                    bestIndex = i;
+                }
+            }
+            if (best != null) {
+                current[bestIndex] -= total;
+            }
+            return best;
+        }
+    }
+}

@@ -1,0 +1,159 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.DataSize;
+import io.cohort.config.Policy;
+import java.net.URI;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Proxy hygiene: forwarding headers, hop-by-hop headers, no open proxying, size limits, plain error pages. */
+@Timeout(60)
+class HygieneTest {
+
+    @Test
+    void clientSuppliedForwardingHeadersAreReplacedNotTrusted() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+            String authority = uri.getHost() + ":" + uri.getPort();
+
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: " + authority + "\r\nConnection: close\r\n"
+                    + "X-Forwarded-For: 6.6.6.6\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: evil.example\r\n"
+                    + "Forwarded: for=6.6.6.6;proto=https\r\nX-Real-IP: 6.6.6.6");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).doesNotContain("6.6.6.6").doesNotContain("evil.example").doesNotContain("X-Real-IP")
+                    .contains("X-Forwarded-For: 127.0.0.1\n")
+                    .contains("X-Forwarded-Proto: http\n")
+                    .contains("X-Forwarded-Host: " + authority + "\n")
+                    .contains("Forwarded: for=127.0.0.1;proto=http;host=\"" + authority + "\";by=127.0.0.1\n");
+        }
+    }
+
+    @Test
+    void hopByHopHeadersDoNotReachTheMember() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Connection: close, X-Session-Secret\r\nX-Session-Secret: s3cret\r\nKeep-Alive: timeout=5\r\n"
+                    + "Proxy-Authorization: Basic dXNlcjpwYXNz\r\nTE: trailers\r\nX-Kept: yes");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).contains("X-Kept: yes").doesNotContain("s3cret").doesNotContain("Keep-Alive")
+                    .doesNotContain("Proxy-Authorization").doesNotContainIgnoringCase("\nTE:");
+        }
+    }
+
+    @Test
+    void anAbsoluteUriForAnotherHostIsRefused() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            RawHttp.Answer sameHost = RawHttp.exchange(lb.server.uri(),
+                    "GET http://example.org/ HTTP/1.1\r\nHost: example.org\r\nConnection: close");
+            RawHttp.Answer otherHost = RawHttp.exchange(lb.server.uri(),
+                    "GET http://example.org/ HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+
+            assertThat(sameHost.status()).isEqualTo(403);
+            assertThat(otherHost.status()).as("refused by Jetty (authority mismatch) or by the balancer").isIn(400, 403);
+            assertThat(n1.served()).isZero();
+            assertThat(sameHost.body()).contains("reverse proxy for its own site only");
+        }
+    }
+
+    @Test
+    void anAbsoluteUriForTheBalancerItselfIsServed() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+            String authority = uri.getHost() + ":" + uri.getPort();
+
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET http://" + authority + "/shop/ HTTP/1.1\r\nHost: " + authority
+                    + "\r\nConnection: close");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("n1");
+        }
+    }
+
+    @Test
+    void connectIsRefused() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), "CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\nConnection: close");
+
+            assertThat(answer.status()).isEqualTo(405);
+            assertThat(n1.served()).isZero();
+        }
+    }
+
+    @Test
+    void aDeclaredBodyOverTheLimitIsRefusedBeforeAnyMemberSeesIt() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxRequestBody = DataSize.parse("1KiB");
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            String body = "x".repeat(2000);
+
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), "POST /shop/order HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Content-Type: text/plain\r\nContent-Length: 2000\r\nConnection: close", body);
+
+            assertThat(answer.status()).isEqualTo(413);
+            assertThat(n1.served()).isZero();
+        }
+    }
+
+    @Test
+    void aChunkedBodyOverTheLimitIsRefused() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxRequestBody = DataSize.parse("1KiB");
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            String chunk = "x".repeat(800);
+            String body = "320\r\n" + chunk + "\r\n320\r\n" + chunk + "\r\n0\r\n\r\n";
+
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), "POST /shop/order HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Transfer-Encoding: chunked\r\nConnection: close", body);
+
+            assertThat(answer.status()).isEqualTo(413);
+        }
+    }
+
+    @Test
+    void headersOverTheLimitAreRefused() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxHeaderSize = DataSize.parse("1KiB");
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + "X-Big: " + "y".repeat(2000));
+
+            assertThat(answer.status()).isEqualTo(431);
+            assertThat(n1.served()).isZero();
+            assertPlainPage(answer);
+        }
+    }
+
+    @Test
+    void errorPagesAreShortHtmlWithoutStackTraces() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            RawHttp.Answer badGateway = RawHttp.exchange(lb.server.uri(), "GET /die HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+            n1.healthy(false);
+            lb.checkUntil(() -> !lb.backend("n1").isUp());
+            RawHttp.Answer unavailable = RawHttp.exchange(lb.server.uri(), "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+
+            assertThat(badGateway.status()).isEqualTo(502);
+            assertThat(unavailable.status()).isEqualTo(503);
+            assertPlainPage(badGateway);
+            assertPlainPage(unavailable);
+            assertThat(badGateway.body()).contains("<h1>502 Bad Gateway</h1>");
+            assertThat(unavailable.body()).contains("<h1>503 Service Unavailable</h1>");
+        }
+    }
+
+    private static void assertPlainPage(RawHttp.Answer answer) {
+        assertThat(answer.head()).containsIgnoringCase("Content-Type: text/html");
+        assertThat(answer.body()).startsWith("<!DOCTYPE html>").hasSizeLessThan(600)
+                .doesNotContain("Exception").doesNotContain("\tat ").doesNotContain("java.").doesNotContainIgnoringCase("jetty");
+    }
+}

@@ -1,0 +1,56 @@
+package io.cohort.balancer;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Sends bytes exactly as written, for requests an HTTP client library would not send (hop-by-hop
+ * and forged forwarding headers, absolute URIs, CONNECT, oversize heads), and reads the answer to
+ * the end of the connection.
+ */
+final class RawHttp {
+
+    record Answer(int status, String head, String body) {
+    }
+
+    private RawHttp() {
+    }
+
+    /** Sends {@code head} (lines separated by \r\n, without the blank line) and {@code body}; reads until the server closes. */
+    static Answer exchange(URI server, String head, String body) throws IOException {
+        try (Socket socket = new Socket(server.getHost(), server.getPort())) {
+            socket.setSoTimeout(5_000);
+            OutputStream out = socket.getOutputStream();
+            out.write((head + "\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            ByteArrayOutputStream received = new ByteArrayOutputStream();
+            byte[] buffer = new byte[8192];
+            try {
+                for (int n; (n = in.read(buffer)) >= 0; ) {
+                    received.write(buffer, 0, n);
+                }
+            } catch (java.net.SocketTimeoutException e) {
+                // the server keeps the connection open after answering; keep what arrived
+            } catch (java.net.SocketException e) {
+                // the server may reset after answering a request it refused; keep what arrived
+            }
+            String text = received.toString(StandardCharsets.ISO_8859_1);
+            int split = text.indexOf("\r\n\r\n");
+            String answerHead = split < 0 ? text : text.substring(0, split);
+            String answerBody = split < 0 ? "" : text.substring(split + 4);
+            int status = answerHead.length() >= 12 ? Integer.parseInt(answerHead.substring(9, 12)) : -1;
+            return new Answer(status, answerHead, answerBody);
+        }
+    }
+
+    static Answer exchange(URI server, String head) throws IOException {
+        return exchange(server, head, "");
+    }
+}

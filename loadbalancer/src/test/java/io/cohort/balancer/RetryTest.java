@@ -1,0 +1,103 @@
+package io.cohort.balancer;
+
+import static io.cohort.balancer.TestBalancer.routedTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.Policy;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * At most one retry per request, on another member, and only when the request cannot run twice:
+ * it never reached the first member, or it is idempotent and no body had been read.
+ */
+@Timeout(60)
+class RetryTest {
+
+    @Test
+    void aPostWhoseMemberDiesAfterReceivingItIsNotReplayed() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1, n2)) {
+            HttpResponse<String> response = lb.post("/die", "order=42");
+
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(n1.dying() + n2.dying()).as("members that received the POST").isEqualTo(1);
+            assertThat(lb.server.backends().stream().mapToDouble(b -> b.meters().retries.count()).sum()).isZero();
+        }
+    }
+
+    @Test
+    void aGetWhoseMemberDiesIsRetriedOnceOnAnotherMemberAndNoMore() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        StubMember n3 = StubMember.start("n3");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1, n2, n3)) {
+            HttpResponse<String> response = lb.get("/die");
+
+            assertThat(response.statusCode()).isEqualTo(502);
+            assertThat(n1.dying() + n2.dying() + n3.dying()).as("one try and one retry").isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aGetWhoseConnectionIsRefusedIsRetriedOnAnotherMember() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.deadMembers = Map.of("n9", TestBalancer.deadPort());
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"), StubMember.start("n2"))) {
+            HttpResponse<String> response = lb.get("/shop/", "Cookie", "JSESSIONID=node0zz.n9");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(routedTo(response)).isIn("n1", "n2");
+            assertThat(response.body()).isEqualTo(routedTo(response));
+            assertThat(lb.backend("n9").meters().retries.count()).isEqualTo(1);
+            assertThat(lb.backend("n9").isUp()).as("marked down by the failed connection").isFalse();
+        }
+    }
+
+    @Test
+    void aPostWhoseConnectionIsRefusedWasNeverSentAndIsRetriedWithItsBody() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.deadMembers = Map.of("n9", TestBalancer.deadPort());
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            HttpResponse<String> response = lb.post("/shop/order", "item=EST-4&quantity=2", "Cookie", "JSESSIONID=node0zz.n9");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("n1:item=EST-4&quantity=2");
+        }
+    }
+
+    @Test
+    void aPutWithAChunkedBodyIsRetriedWhenTheConnectionIsRefused() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.deadMembers = Map.of("n9", TestBalancer.deadPort());
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            HttpRequest.Builder put = HttpRequest.newBuilder(lb.server.uri().resolve("/shop/cart"))
+                    .PUT(HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofString("qty=3")));
+            HttpResponse<String> response = lb.send(put, "Cookie", "JSESSIONID=node0zz.n9");
+
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("n1:qty=3");
+        }
+    }
+
+    @Test
+    void withEveryMemberDownTheAnswerIs503() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN_LOCAL, n1, n2)) {
+            n1.healthy(false);
+            n2.healthy(false);
+            lb.checkUntil(() -> !lb.backend("n1").isUp() && !lb.backend("n2").isUp());
+
+            HttpResponse<String> response = lb.get("/shop/");
+
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(response.body()).contains("No server is available");
+            assertThat(n1.served() + n2.served()).isZero();
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.BalancerMember;
+import io.cohort.config.Policy;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The policies on their own, without a network. */
+@Timeout(10)
+class RoutePolicyTest {
+
+    private final BalancerMetrics metrics = new BalancerMetrics("unit-" + UUID.randomUUID());
+
+    @AfterEach
+    void closeMetrics() {
+        metrics.close();
+    }
+
+    @Test
+    void smoothWeightedRoundRobinInterleavesTheHeavyMember() {
+        List<Backend> members = List.of(backend("a", 5, false), backend("b", 1, false), backend("c", 1, false));
+        RoutePolicy policy = RoutePolicy.create(Policy.ROUND_ROBIN_WEIGHTED, members, new Random(1));
+
+        assertThat(names(policy, 7)).containsExactly("a", "a", "b", "a", "c", "a", "a");
+    }
+
+    @Test
+    void roundRobinStartsAtARandomPointAndThenGoesInOrder() {
+        List<Backend> members = List.of(backend("a", 1, false), backend("b", 1, false), backend("c", 1, false));
+        List<String> firsts = new ArrayList<>();
+        for (int seed = 0; seed < 20; seed++) {
+            List<String> order = names(RoutePolicy.create(Policy.ROUND_ROBIN, members, new Random(seed)), 4);
+            firsts.add(order.get(0));
+            assertThat(order.get(3)).isEqualTo(order.get(0));
+        }
+        assertThat(firsts).contains("a", "b", "c");
+    }
+
+    @Test
+    void noPolicyChoosesADownMemberOrTheExcludedOne() {
+        Backend a = backend("a", 1, true);
+        Backend b = backend("b", 1, false);
+        Backend c = backend("c", 1, false);
+        c.health().connectFailed();
+        for (Policy p : Policy.values()) {
+            RoutePolicy policy = RoutePolicy.create(p, List.of(a, b, c), new Random(7));
+            for (int i = 0; i < 20; i++) {
+                assertThat(policy.choose(a)).as(p.xmlName()).isSameAs(b);
+            }
+        }
+    }
+
+    @Test
+    void everyPolicyAnswersNullWhenNoMemberIsUp() {
+        Backend a = backend("a", 1, true);
+        a.health().connectFailed();
+        for (Policy p : Policy.values()) {
+            assertThat(RoutePolicy.create(p, List.of(a), new Random(7)).choose(null)).as(p.xmlName()).isNull();
+        }
+    }
+
+    @Test
+    void metricSharesEqualCapacityInTurnAndWeighsRequestsInFlight() {
+        Backend a = backend("a", 1, false);
+        Backend b = backend("b", 1, false);
+        a.spareCapacity(0.8);
+        b.spareCapacity(0.8);
+        RoutePolicy policy = RoutePolicy.create(Policy.METRIC, List.of(a, b), new Random(3));
+
+        List<String> order = names(policy, 4);
+        assertThat(order.get(0)).isNotEqualTo(order.get(1));
+        assertThat(order.subList(2, 4)).isEqualTo(order.subList(0, 2));
+        a.requestStarted();
+        assertThat(policy.choose(null)).as("a is busier").isSameAs(b);
+    }
+
+    private static List<String> names(RoutePolicy policy, int n) {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            names.add(policy.choose(null).name());
+        }
+        return names;
+    }
+
+    private Backend backend(String name, int weight, boolean local) {
+        URI url = URI.create("http://127.0.0.1:1");
+        return new Backend(new BalancerMember(name, "h", url, url, weight), local, new HealthState(1, 1), metrics);
+    }
+}

@@ -1,0 +1,29 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Reading routes from session ids and cookie headers. */
+@Timeout(5)
+class SessionRouteTest {
+
+    @Test
+    void theRouteIsTheSuffixAfterTheLastDot() {
+        assertThat(SessionRoute.route("node0abc.n2")).isEqualTo("n2");
+        assertThat(SessionRoute.route("node0abc")).isNull();
+        assertThat(SessionRoute.route("node0abc.")).isNull();
+        assertThat(SessionRoute.route(null)).isNull();
+    }
+
+    @Test
+    void cookieValuesAreFoundAmongOthersWithSpacesAndQuotes() {
+        String header = "theme=dark; JSESSIONID_OLD=x.n9;JSESSIONID=\"node0abc.n2\" ; COHORT_BACKUP=n3.n1";
+
+        assertThat(SessionRoute.cookieValue(header, "JSESSIONID")).isEqualTo("node0abc.n2");
+        assertThat(SessionRoute.cookieValue(header, "COHORT_BACKUP")).isEqualTo("n3.n1");
+        assertThat(SessionRoute.cookieValue(header, "SESSION")).isNull();
+        assertThat(SessionRoute.cookieValue("JSESSIONID=", "JSESSIONID")).isEmpty();
+    }
+}

@@ -1,0 +1,133 @@
+package io.cohort.balancer;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * A stand-in for a Cohort node behind the balancer: an embedded Jetty on a free port that answers
+ * {@code GET /health} like a node ({@code status}, {@code node}, {@code host},
+ * {@code load.spareCapacity}; 200 when healthy, 503 otherwise) and every other request with its
+ * own name (body and {@code X-Served-By}). {@code /headers} answers the request headers it got,
+ * one per line; a POST answers {@code name:body}; {@code /die} counts the request and then drops
+ * the connection without answering.
+ */
+final class StubMember implements AutoCloseable {
+
+    final String name;
+    final String host;
+    private final Server server = new Server();
+    private final ServerConnector connector = new ServerConnector(server);
+    private final AtomicInteger served = new AtomicInteger();
+    private final AtomicInteger dying = new AtomicInteger();
+    private volatile boolean healthy = true;
+    private volatile double spareCapacity = 0.5;
+
+    private StubMember(String name, String host) {
+        this.name = name;
+        this.host = host;
+        connector.setHost("127.0.0.1");
+        connector.setPort(0);
+        server.addConnector(connector);
+        server.setHandler(new Handler.Abstract() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) throws Exception {
+                return serve(request, response, callback);
+            }
+        });
+    }
+
+    static StubMember start(String name, String host) throws Exception {
+        StubMember member = new StubMember(name, host);
+        member.server.start();
+        return member;
+    }
+
+    static StubMember start(String name) throws Exception {
+        return start(name, "localhost");
+    }
+
+    URI url() {
+        return URI.create("http://127.0.0.1:" + connector.getLocalPort());
+    }
+
+    int port() {
+        return connector.getLocalPort();
+    }
+
+    void healthy(boolean value) {
+        healthy = value;
+    }
+
+    void spareCapacity(double value) {
+        spareCapacity = value;
+    }
+
+    /** Requests answered other than health checks. */
+    int served() {
+        return served.get();
+    }
+
+    /** Requests to {@code /die} received. */
+    int dying() {
+        return dying.get();
+    }
+
+    /** Stops listening: connections to its port are refused from now on. */
+    @Override
+    public void close() {
+        try {
+            server.stop();
+        } catch (Exception e) {
+            throw new IllegalStateException("stub member " + name + " did not stop", e);
+        }
+    }
+
+    private boolean serve(Request request, Response response, Callback callback) throws IOException {
+        String path = Request.getPathInContext(request);
+        if (path.equals("/health")) {
+            String json = String.format(Locale.ROOT, "{\"status\":\"%s\",\"node\":\"%s\",\"host\":\"%s\",\"load\":{\"spareCapacity\":%.3f,"
+                    + "\"activeRequests\":0,\"busyThreads\":1,\"maxThreads\":200,\"processCpu\":0.01},\"applications\":1,\"sessions\":0,"
+                    + "\"members\":1}", healthy ? "UP" : "DRAINING", name, host, spareCapacity);
+            response.setStatus(healthy ? 200 : 503);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);
+            return true;
+        }
+        if (path.equals("/die")) {
+            dying.incrementAndGet();
+            Content.Source.consumeAll(request);
+            request.getConnectionMetaData().getConnection().getEndPoint().close();
+            callback.failed(new IOException("member died"));
+            return true;
+        }
+        served.incrementAndGet();
+        String body = name;
+        if (path.equals("/headers")) {
+            StringBuilder lines = new StringBuilder();
+            for (HttpField field : request.getHeaders()) {
+                lines.append(field.getName()).append(": ").append(field.getValue()).append('\n');
+            }
+            body = lines.toString();
+        } else if ("POST".equals(request.getMethod()) || "PUT".equals(request.getMethod())) {
+            body = name + ":" + Content.Source.asString(request, StandardCharsets.UTF_8);
+        }
+        response.setStatus(200);
+        response.getHeaders().put("X-Served-By", name);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain;charset=utf-8");
+        response.write(true, ByteBuffer.wrap(body.getBytes(StandardCharsets.UTF_8)), callback);
+        return true;
+    }
+}

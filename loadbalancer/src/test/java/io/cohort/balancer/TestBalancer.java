@@ -1,0 +1,122 @@
+package io.cohort.balancer;
+
+import io.cohort.config.BalancerConfig;
+import io.cohort.config.BalancerMember;
+import io.cohort.config.DataSize;
+import io.cohort.config.HealthCheckConfig;
+import io.cohort.config.Policy;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+/**
+ * A balancer on free ports in front of {@link StubMember}s, built in code the way the
+ * {@code cohort cluster} command builds one, and a plain HTTP client to drive it.
+ */
+final class TestBalancer implements AutoCloseable {
+
+    private static final AtomicInteger NAMES = new AtomicInteger();
+
+    final BalancerServer server;
+    final List<StubMember> stubs;
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private TestBalancer(BalancerServer server, List<StubMember> stubs) {
+        this.server = server;
+        this.stubs = stubs;
+    }
+
+    /** Settings a test may change; everything else is the schema default, with short health checks. */
+    static final class Settings {
+        Policy policy = Policy.ROUND_ROBIN;
+        String host = "localhost";
+        HealthCheckConfig health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(1), 1, 1);
+        Map<String, Integer> weights = Map.of();
+        DataSize maxRequestBody = DataSize.parse("10MB");
+        DataSize maxHeaderSize = DataSize.parse("8KiB");
+        Duration requestTimeout = Duration.ofSeconds(10);
+        /** Extra members that listen nowhere: name to a port nothing listens on. */
+        Map<String, Integer> deadMembers = Map.of();
+    }
+
+    static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
+        List<BalancerMember> members = new ArrayList<>();
+        for (StubMember stub : stubs) {
+            members.add(new BalancerMember(stub.name, stub.host, stub.url(), URI.create(stub.url() + "/health"),
+                    settings.weights.getOrDefault(stub.host, 1)));
+        }
+        settings.deadMembers.forEach((name, port) -> members.add(new BalancerMember(name, "elsewhere",
+                URI.create("http://127.0.0.1:" + port), URI.create("http://127.0.0.1:" + port + "/health"), 1)));
+        BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
+                settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, Duration.ofSeconds(30),
+                settings.maxRequestBody, settings.maxHeaderSize, 64, Duration.ZERO, settings.health, members, settings.weights);
+        return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
+    }
+
+    static TestBalancer start(Policy policy, StubMember... stubs) throws Exception {
+        Settings settings = new Settings();
+        settings.policy = policy;
+        return start(settings, stubs);
+    }
+
+    /** A port on which nothing listens (bound and released). */
+    static int deadPort() throws IOException {
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(server.uri().resolve(path)).GET(), headers);
+    }
+
+    HttpResponse<String> post(String path, String body, String... headers) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(server.uri().resolve(path)).POST(HttpRequest.BodyPublishers.ofString(body)), headers);
+    }
+
+    HttpResponse<String> send(HttpRequest.Builder request, String... headers) throws IOException, InterruptedException {
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return client.send(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The member that served a response, from the balancer's routing header. */
+    static String routedTo(HttpResponse<?> response) {
+        String routed = response.headers().firstValue(BalancerProxy.ROUTED_HEADER).orElse("");
+        int semicolon = routed.indexOf(';');
+        return semicolon < 0 ? routed : routed.substring(0, semicolon);
+    }
+
+    Backend backend(String name) {
+        return server.backends().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /** Runs health checks of every member until {@code condition} holds (at most 50 rounds). */
+    void checkUntil(BooleanSupplier condition) throws Exception {
+        for (int i = 0; i < 50 && !condition.getAsBoolean(); i++) {
+            server.healthChecker().checkAll().get();
+        }
+        if (!condition.getAsBoolean()) {
+            throw new AssertionError("condition not reached after 50 rounds of health checks");
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop();
+        for (StubMember stub : stubs) {
+            stub.close();
+        }
+    }
+}

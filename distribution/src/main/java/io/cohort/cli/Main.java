@@ -1,5 +1,6 @@
 package io.cohort.cli;
 
+import io.cohort.cli.balancer.BalancerCommand;
 import io.cohort.cli.cluster.ClusterCommand;
 import io.cohort.cli.manage.DeployCommand;
 import io.cohort.cli.manage.StatusCommand;
@@ -24,7 +25,7 @@ import picocli.CommandLine;
 @Command(name = "cohort",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        subcommands = {NodeCommand.class, ClusterCommand.class, DeployCommand.class, UndeployCommand.class,
+        subcommands = {NodeCommand.class, BalancerCommand.class, ClusterCommand.class, DeployCommand.class, UndeployCommand.class,
             StatusCommand.class, HelpCommand.class},
         description = "Cohort: a session-replicating servlet cluster on embedded Jetty.",
         synopsisSubcommandLabel = "COMMAND",

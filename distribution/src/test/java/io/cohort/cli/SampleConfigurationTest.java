@@ -2,7 +2,10 @@ package io.cohort.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.config.BalancerConfig;
+import io.cohort.config.BalancerMember;
 import io.cohort.config.CohortConfig;
+import io.cohort.config.Policy;
 import io.cohort.config.ConfigLoader;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -31,6 +34,15 @@ class SampleConfigurationTest {
         assertThat(config.admin().apiEnabled()).isTrue();
         assertThat(config.admin().bindAddress()).isEqualTo("127.0.0.1");
         assertThat(config.replicated()).isFalse();
+    }
+
+    @Test
+    void sampleBalancerConfigurationIsValid() throws Exception {
+        BalancerConfig config = ConfigLoader.loadBalancer(CONF.resolve("balancer.xml"));
+
+        assertThat(config.policy()).isEqualTo(Policy.ROUND_ROBIN_LOCAL);
+        assertThat(config.members()).extracting(BalancerMember::name).containsExactly("n1", "n2");
+        assertThat(config.host()).isEqualTo("host1");
     }
 
     @Test

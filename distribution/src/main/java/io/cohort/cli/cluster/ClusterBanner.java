@@ -13,10 +13,13 @@ final class ClusterBanner {
 
     private final LocalClusterPlan plan;
     private final ClusterState state;
+    private final LocalBalancers balancers;
 
-    ClusterBanner(LocalClusterPlan plan, ClusterState state) {
+    /** @param balancers the cluster's balancers, or null if it runs none */
+    ClusterBanner(LocalClusterPlan plan, ClusterState state, LocalBalancers balancers) {
         this.plan = plan;
         this.state = state;
+        this.balancers = balancers;
     }
 
     void print(PrintWriter out) {
@@ -25,14 +28,25 @@ final class ClusterBanner {
             out.printf("  %-4s %-10s %-28s admin %-28s pid %-8d log %s%n", node.name(), node.host(), node.http(),
                     node.admin(), node.pid(), relative(Path.of(node.log())));
         }
+        if (balancers != null) {
+            for (LocalBalancers.Running balancer : balancers.running()) {
+                out.printf("  balancer for %-10s %-28s admin %s (roundrobin:local)%n", balancer.host(),
+                        balancer.server().uri(), balancer.server().adminUri());
+            }
+        }
         List<ApplicationName> apps = applications();
         if (apps.isEmpty()) {
             out.println("No applications yet.");
         } else {
             out.println("Open:");
             for (ApplicationName app : apps) {
+                if (balancers != null) {
+                    out.printf("  %s   (through the balancer of %s)%n",
+                            balancers.first().resolve(withSlash(app.contextPath())), balancers.running().get(0).host());
+                }
                 for (ClusterState.Node node : state.nodes()) {
-                    out.printf("  %s%n", node.http().resolve(withSlash(app.contextPath())));
+                    out.printf("  %s   (node %s directly)%n", node.http().resolve(withSlash(app.contextPath())),
+                            node.name());
                 }
             }
         }

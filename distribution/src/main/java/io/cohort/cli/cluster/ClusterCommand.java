@@ -77,7 +77,21 @@ public final class ClusterCommand implements Callable<Integer> {
     @Mixin
     ShopOptions shop = new ShopOptions();
 
+    @Option(names = "--no-balancer", description = "Start no load balancers.")
+    boolean noBalancer;
+
+    @Option(names = "--balancer-base-port", paramLabel = "PORT", defaultValue = "8000",
+            description = "Port of the first host's balancer; the next hosts' get the following ports; 0 for free "
+                    + "ports (default: ${DEFAULT-VALUE}).")
+    int balancerBasePort;
+
+    @Option(names = "--balancer-admin-base-port", paramLabel = "PORT", defaultValue = "9000",
+            description = "Admin port (health, metrics) of the first balancer; 0 for free ports "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int balancerAdminBasePort;
+
     private EmbeddedH2Server embeddedDatabase;
+    private volatile LocalBalancers balancers;
 
     @Option(names = "--start-timeout", paramLabel = "DURATION", defaultValue = "120s",
             converter = DurationConverter.class,
@@ -140,7 +154,17 @@ public final class ClusterCommand implements Callable<Integer> {
             removeHook(shutdown);
             throw CommandFailure.failed(e.getMessage());
         }
-        new ClusterBanner(plan, state).print(out);
+        if (!noBalancer) {
+            try {
+                balancers = LocalBalancers.start(state.nodes(), balancerBasePort, balancerAdminBasePort);
+            } catch (Exception e) {
+                err.println("cohort cluster: the balancers did not start: " + e.getMessage());
+                removeHook(shutdown);
+                cluster.stop();
+                return ExitCode.FAILURE;
+            }
+        }
+        new ClusterBanner(plan, state, balancers).print(out);
         cluster.processes().forEach(p -> p.process().onExit().thenRun(() -> {
             if (!stopping.get()) {
                 err.printf("cohort cluster: node %s %s unexpectedly; see %s%n", p.node().name(), p.describeExit(),
@@ -152,6 +176,9 @@ public final class ClusterCommand implements Callable<Integer> {
             return ExitCode.OK; // the shutdown hook is stopping the cluster; the JVM exits after it
         }
         removeHook(shutdown);
+        if (balancers != null) {
+            balancers.close();
+        }
         cluster.stop();
         err.println("cohort cluster: every node has exited");
         return ExitCode.FAILURE;
@@ -190,10 +217,14 @@ public final class ClusterCommand implements Callable<Integer> {
         }
     }
 
-    private static void stop(LocalCluster cluster, AtomicBoolean stopping, PrintWriter out) {
+    private void stop(LocalCluster cluster, AtomicBoolean stopping, PrintWriter out) {
         stopping.set(true);
         out.println("Stopping the cluster ...");
         out.flush();
+        LocalBalancers running = balancers;
+        if (running != null) {
+            running.close();
+        }
         try {
             cluster.stop();
             out.println("Cluster stopped.");

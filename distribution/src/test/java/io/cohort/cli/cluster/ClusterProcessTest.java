@@ -28,12 +28,13 @@ class ClusterProcessTest {
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void sigtermToTheClusterProcessStopsEveryNodeProcess() throws Exception {
+    void theDefaultClusterServesTheShopThroughABalancerPerHostAndSigtermStopsEverything() throws Exception {
         Path clusterDir = dir.resolve("cluster");
         Path stateFile = clusterDir.resolve(ClusterState.FILE_NAME);
         Path output = dir.resolve("cluster.out");
         Process cluster = new ProcessBuilder(JavaCommand.current().command(List.of("cluster", "--nodes", "2",
-                "--base-port", "0", "--admin-base-port", "0", "--dir", clusterDir.toString(), "--graceful-stop", "10s",
+                "--base-port", "0", "--admin-base-port", "0", "--balancer-base-port", "0", "--balancer-admin-base-port", "0",
+                "--dir", clusterDir.toString(), "--graceful-stop", "10s",
                 "--shop-war", Path.of("target/test-wars/jpetstore.war").toAbsolutePath().toString())))
                 .redirectErrorStream(true)
                 .redirectOutput(output.toFile())
@@ -51,6 +52,21 @@ class ClusterProcessTest {
             assertThat(state.pid()).isEqualTo(cluster.pid());
             assertThat(nodePids).hasSize(2).allMatch(ClusterProcessTest::alive);
             assertThat(cluster.descendants().map(ProcessHandle::pid).toList()).containsAll(nodePids);
+            Poll.until(Duration.ofSeconds(30), "banner", () -> Files.readString(output).contains("Open:"));
+            java.util.regex.Matcher balancers = java.util.regex.Pattern
+                    .compile("balancer for (host\\d)\\s+(http://\\S+)").matcher(Files.readString(output));
+            List<String> hosts = new java.util.ArrayList<>();
+            while (balancers.find()) {
+                hosts.add(balancers.group(1));
+                var response = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest
+                        .newBuilder(java.net.URI.create(balancers.group(2) + "/jpetstore/")).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(response.statusCode()).isEqualTo(200);
+                // roundrobin:local: a new session at host K's balancer goes to host K's node
+                assertThat(response.headers().firstValue("X-Cohort-Routed").orElse(""))
+                        .startsWith("n" + balancers.group(1).substring(4) + "; reason=policy");
+            }
+            assertThat(hosts).containsExactly("host1", "host2");
 
             cluster.destroy(); // SIGTERM
 

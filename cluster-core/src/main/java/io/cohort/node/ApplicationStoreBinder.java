@@ -8,9 +8,11 @@ import io.cohort.config.ReplicationSettings;
 import io.cohort.config.SerializationConfig;
 import io.cohort.config.WebAppOverride;
 import io.cohort.node.deploy.ApplicationName;
+import io.cohort.session.SessionCacheControl;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.SessionStoreFactory;
+import io.cohort.session.jetty.CohortSessionCache;
 import io.cohort.session.jetty.StoreBinding;
 import io.cohort.session.serial.AllowListFilter;
 import io.cohort.session.serial.SessionValueCodec;
@@ -70,8 +72,14 @@ final class ApplicationStoreBinder {
                     distributable ? "replication disabled in WEB-INF/cohort-web.xml" : "not <distributable/>");
         }
         SessionValueCodec codec = new SessionValueCodec(loader, filter, serialization.maxBytes().bytes());
+        SessionCacheControl cache = id -> {
+            if (context.getSessionHandler().getSessionCache() instanceof CohortSessionCache sessions) {
+                sessions.evict(id);
+            }
+        };
         return new StoreBinding(store, new SessionStoreContext(name.value(), name.contextPath(),
-                config.node().name(), distributable, loader, codec, replication, factory.clusterView(), meters));
+                config.node().name(), distributable, loader, codec, replication, factory.clusterView(), meters,
+                cache, config.node().gracefulStop()));
     }
 
     /**

@@ -189,8 +189,10 @@ public final class CohortNode implements AutoCloseable {
                 return Optional.of(provider.start(config, self, metrics.registry()));
             }
         }
-        throw new IllegalStateException("<cluster> is configured but no session replication provider for its "
-                + "protocol is on the class path (the replication module is missing)");
+        String protocol = config.cluster().get().protocol().getClass().getSimpleName()
+                .replace("Protocol", "").toLowerCase(java.util.Locale.ROOT);
+        throw new IllegalStateException("<cluster> uses the " + protocol + " protocol, but no session replication "
+                + "provider on the class path implements it (providers found: " + providers.size() + ")");
     }
 
     private static void cleanStaging(Path staging) throws IOException {

@@ -4,6 +4,7 @@ import io.cohort.cluster.ClusterView;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.session.serial.SessionValueCodec;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,6 +21,9 @@ import java.util.Optional;
  *     {@code WEB-INF/cohort-web.xml} override applied); empty when replication is off
  * @param clusterView the current members of the cluster
  * @param meters where the store registers its metrics (tag them with {@code app})
+ * @param cache the node's in-memory sessions of this application
+ * @param stopTimeout how long {@link SessionStore#stop()} may wait, e.g. for the hand-over of a
+ *     graceful stop to be acknowledged (the node's {@code graceful-stop})
  */
 public record SessionStoreContext(
         String application,
@@ -30,7 +34,9 @@ public record SessionStoreContext(
         SessionValueCodec codec,
         Optional<ReplicationSettings> replication,
         ClusterView clusterView,
-        MeterRegistry meters) {
+        MeterRegistry meters,
+        SessionCacheControl cache,
+        Duration stopTimeout) {
 
     public SessionStoreContext {
         Objects.requireNonNull(application, "application");
@@ -41,5 +47,7 @@ public record SessionStoreContext(
         Objects.requireNonNull(replication, "replication");
         Objects.requireNonNull(clusterView, "clusterView");
         Objects.requireNonNull(meters, "meters");
+        Objects.requireNonNull(cache, "cache");
+        Objects.requireNonNull(stopTimeout, "stopTimeout");
     }
 }

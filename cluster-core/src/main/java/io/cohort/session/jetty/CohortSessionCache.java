@@ -18,6 +18,7 @@ public final class CohortSessionCache extends DefaultSessionCache {
 
     private final ConcurrentMap<String, ManagedSession> sessions;
     private final SessionStoreAdapter adapter;
+    private final java.util.Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
 
     public CohortSessionCache(SessionManager manager, SessionStoreAdapter adapter) {
         this(manager, adapter, new ConcurrentHashMap<>());
@@ -68,6 +69,34 @@ public final class CohortSessionCache extends DefaultSessionCache {
             if (session.getSessionData() instanceof TrackedSessionData tracked) {
                 adapter.idChanged(oldId, tracked);
             }
+        }
+    }
+
+    /**
+     * Drops a session from memory without invalidating it (another node took it over); a session in
+     * use is dropped when its last request releases it.
+     */
+    public void evict(String id) {
+        ManagedSession session = doGet(id);
+        if (session == null) {
+            return;
+        }
+        try (AutoLock ignored = session.lock()) {
+            if (session.getRequests() > 0) {
+                evictOnRelease.add(id);
+                return;
+            }
+            session.setResident(false);
+            doDelete(id);
+        }
+    }
+
+    @Override
+    public void release(ManagedSession session) throws Exception {
+        super.release(session);
+        String id = session.getId();
+        if (id != null && evictOnRelease.remove(id)) {
+            evict(id);
         }
     }
 

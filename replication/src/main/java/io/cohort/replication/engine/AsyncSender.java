@@ -1,0 +1,158 @@
+package io.cohort.replication.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Asynchronous delivery: changes wait in bounded queues ("lanes") and sender threads hand them to
+ * the transport. A session always maps to the same lane, so its changes leave in order; different
+ * sessions spread over the lanes.
+ *
+ * <p>Memory is bounded by the configured capacity. When a lane is full the request thread waits
+ * (back-pressure) for at most {@link #BACK_PRESSURE_WAIT}; after that the change is dropped,
+ * counted, and abandoned so the transport sends the session in full next time.
+ */
+public final class AsyncSender implements ChangeDelivery {
+
+    /** The longest a request waits for room in a full queue before the change is dropped. */
+    public static final Duration BACK_PRESSURE_WAIT = Duration.ofMillis(250);
+
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncSender.class);
+
+    private final List<Lane> lanes = new ArrayList<>();
+    private final ReplicationMetrics metrics;
+    private final AtomicBoolean dropLogged = new AtomicBoolean();
+    private volatile boolean closed;
+
+    /**
+     * @param capacity how many changes may wait in total (split evenly over the lanes)
+     * @param laneCount how many sender threads
+     */
+    public AsyncSender(String application, int capacity, int laneCount, ReplicationMetrics metrics) {
+        this.metrics = metrics;
+        int lanesWanted = Math.max(1, Math.min(laneCount, capacity));
+        int perLane = Math.max(1, capacity / lanesWanted);
+        for (int i = 0; i < lanesWanted; i++) {
+            Lane lane = new Lane(perLane);
+            Thread thread = new Thread(lane, "cohort-replication-" + application + "-" + i);
+            thread.setDaemon(true);
+            lane.thread = thread;
+            lanes.add(lane);
+            thread.start();
+        }
+    }
+
+    @Override
+    public void deliver(String sessionId, Dispatch dispatch) {
+        if (dispatch.isEmpty()) {
+            return;
+        }
+        Lane lane = lanes.get(Math.floorMod(sessionId.hashCode(), lanes.size()));
+        boolean queued = false;
+        lane.pending.incrementAndGet();
+        try {
+            queued = !closed && lane.queue.offer(dispatch, BACK_PRESSURE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (queued) {
+            return;
+        }
+        lane.done();
+        dispatch.abandon();
+        metrics.dropped();
+        if (dropLogged.compareAndSet(false, true)) {
+            LOG.warn("{}: replication queue full for {} (change of session {} dropped; it will be sent in full "
+                    + "next time; further drops are only counted in cohort.replication.async.dropped)",
+                    metrics.application(), BACK_PRESSURE_WAIT, sessionId);
+        }
+    }
+
+    @Override
+    public void deliverWithoutWaiting(String sessionId, Dispatch dispatch) {
+        deliver(sessionId, dispatch);
+    }
+
+    @Override
+    public boolean awaitQuiet(Duration bound) throws InterruptedException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (Lane lane : lanes) {
+            synchronized (lane) {
+                while (lane.pending.get() > 0) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(lane, left);
+                }
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public int queued() {
+        int total = 0;
+        for (Lane lane : lanes) {
+            total += lane.queue.size();
+        }
+        return total;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        for (Lane lane : lanes) {
+            lane.thread.interrupt();
+            List<Dispatch> left = new ArrayList<>();
+            lane.queue.drainTo(left);
+            left.forEach(Dispatch::abandon);
+        }
+    }
+
+    private final class Lane implements Runnable {
+        final BlockingQueue<Dispatch> queue;
+        final AtomicInteger pending = new AtomicInteger();
+        Thread thread;
+
+        Lane(int capacity) {
+            this.queue = new ArrayBlockingQueue<>(capacity);
+        }
+
+        @Override
+        public void run() {
+            while (!closed) {
+                Dispatch next;
+                try {
+                    next = queue.take();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                try {
+                    next.send();
+                } catch (RuntimeException e) {
+                    metrics.failed();
+                    LOG.warn("{}: sending a change failed: {}", metrics.application(), e.toString());
+                } finally {
+                    done();
+                }
+            }
+        }
+
+        void done() {
+            if (pending.decrementAndGet() == 0) {
+                synchronized (this) {
+                    notifyAll();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.cohort.replication.engine;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A change a {@link SessionTransport} has recorded and encoded but not yet sent. The engine either
+ * sends it (now, in the request thread, or later from its asynchronous queue) or abandons it; it
+ * never does both. Sending order per session is the order in which dispatches were prepared.
+ */
+public interface Dispatch {
+
+    /** A dispatch with nothing to send, already applied. */
+    Dispatch NONE = new Dispatch() {
+        @Override
+        public void send() {
+        }
+
+        @Override
+        public CompletableFuture<Void> applied() {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void abandon() {
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return true;
+        }
+    };
+
+    /** Hands the messages to the transport; may block briefly under flow control; never throws. */
+    void send();
+
+    /**
+     * Completes when every target reported having applied the change, or at once when no
+     * acknowledgement was asked for or there is no target. Targets that leave the group count as
+     * done. Never completes exceptionally; the engine bounds its wait.
+     */
+    CompletableFuture<Void> applied();
+
+    /**
+     * The change will not be sent (the asynchronous queue was full): the transport must assume its
+     * targets missed it and bring them up to date with a full copy next time.
+     */
+    void abandon();
+
+    /** Whether there is nothing to send. */
+    boolean isEmpty();
+}

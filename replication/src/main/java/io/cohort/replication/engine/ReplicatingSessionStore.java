@@ -1,0 +1,257 @@
+package io.cohort.replication.engine;
+
+import io.cohort.config.Delivery;
+import io.cohort.config.ReplicationSettings;
+import io.cohort.session.LiveSession;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.SessionStore;
+import io.cohort.session.SessionStoreContext;
+import io.cohort.session.StoredSession;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replication engine for one application: turns the node's session events into
+ * {@link SessionChange}s at the moments the {@link ReplicationPolicy} names, and hands them to the
+ * application's {@link SessionTransport} through the configured {@link ChangeDelivery}.
+ *
+ * <p>Snapshots are taken in the calling thread, under the session lock the node holds during every
+ * event, so concurrent requests cannot change a value while it is serialized. Event methods never
+ * throw: failures are logged and counted in {@code cohort.replication.failures}, and the session
+ * stays intact at its owner.
+ *
+ * <p>{@link #stop()} after a graceful shutdown waits (at most {@link #SHUTDOWN_BOUND}) until the
+ * holders acknowledged the sessions handed over by {@link #shuttingDown}.
+ */
+public final class ReplicatingSessionStore implements SessionStore {
+
+    /** The longest {@link #stop()} waits for the sessions handed over at shutdown to be applied. */
+    public static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(10);
+
+    private static final Logger LOG = LoggerFactory.getLogger(ReplicatingSessionStore.class);
+
+    private final String application;
+    private final TransportFactory transports;
+    private final List<CompletableFuture<Void>> handedOver = new ArrayList<>();
+    private final AtomicBoolean failureLogged = new AtomicBoolean();
+    private volatile Running running;
+
+    public ReplicatingSessionStore(String application, TransportFactory transports) {
+        this.application = Objects.requireNonNull(application, "application");
+        this.transports = Objects.requireNonNull(transports, "transports");
+    }
+
+    /** What exists while the store is started. */
+    private record Running(ReplicationSettings settings, ReplicationPolicy policy, SessionTransport transport,
+                           ChangeDelivery delivery, SessionSnapshot snapshots, ReplicationMetrics metrics) {
+    }
+
+    @Override
+    public void start(SessionStoreContext context) throws Exception {
+        ReplicationSettings settings = context.replication().orElseThrow(() -> new IllegalStateException(
+                application + " is bound to the replicating store without replication settings"));
+        ReplicationMetrics metrics = new ReplicationMetrics(context.meters(), application);
+        SessionTransport transport;
+        try {
+            transport = transports.open(context, settings, metrics);
+        } catch (Exception e) {
+            metrics.close();
+            throw e;
+        }
+        ChangeDelivery delivery = settings.delivery() instanceof Delivery.Async async
+                ? new AsyncSender(application, async.queueCapacity(), laneCount(), metrics)
+                : new SyncDelivery(((Delivery.Sync) settings.delivery()).timeout(), metrics);
+        metrics.gauge(ReplicationMetrics.QUEUE_DEPTH, delivery::queued);
+        running = new Running(settings, new ReplicationPolicy(settings.trigger(), settings.scope()), transport,
+                delivery, new SessionSnapshot(metrics), metrics);
+        LOG.info("{}: replicating sessions ({}, {}, {}, write-quota {})", application, settings.trigger().xmlName(),
+                settings.scope().xmlName(), settings.delivery() instanceof Delivery.Sync ? "synchronous" : "asynchronous",
+                settings.writeQuota());
+    }
+
+    @Override
+    public void stop() {
+        Running r = running;
+        if (r == null) {
+            return;
+        }
+        running = null;
+        try {
+            awaitHandOver(r);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            r.delivery().close();
+            r.transport().close();
+            r.metrics().close();
+        }
+    }
+
+    private void awaitHandOver(Running r) throws InterruptedException {
+        long deadline = System.nanoTime() + SHUTDOWN_BOUND.toNanos();
+        boolean sent = r.delivery().awaitQuiet(SHUTDOWN_BOUND);
+        List<CompletableFuture<Void>> pending;
+        synchronized (handedOver) {
+            pending = new ArrayList<>(handedOver);
+            handedOver.clear();
+        }
+        if (pending.isEmpty()) {
+            return;
+        }
+        try {
+            CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+                    .get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            LOG.info("{}: {} sessions handed over to their holders", application, pending.size());
+        } catch (TimeoutException | ExecutionException e) {
+            long done = pending.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count();
+            LOG.warn("{}: only {} of {} sessions handed over were acknowledged within {}{}", application, done,
+                    pending.size(), SHUTDOWN_BOUND, sent ? "" : " (the send queue did not drain)");
+        }
+    }
+
+    @Override
+    public void created(LiveSession session) {
+        Running r = running;
+        if (r != null && r.policy().sendsOnCreate()) {
+            guarded(r, session.id(), () -> replicate(r, session, false, false));
+        }
+    }
+
+    @Override
+    public void attributeChanged(LiveSession session, String name) {
+        Running r = running;
+        if (r != null && r.policy().sendsOnAttributeChange()) {
+            guarded(r, session.id(), () -> replicate(r, session, false, false));
+        }
+    }
+
+    @Override
+    public void requestCompleted(LiveSession session) {
+        Running r = running;
+        if (r != null && r.policy().sendsOnRequestEnd()) {
+            guarded(r, session.id(), () -> {
+                if (!replicate(r, session, false, false)) {
+                    r.delivery().deliver(session.id(), r.transport().prepareTouch(session.id(), session.version(),
+                            session.lastAccessed(), session.maxInactiveMillis()));
+                }
+            });
+        }
+    }
+
+    @Override
+    public void shuttingDown(LiveSession session) {
+        Running r = running;
+        if (r == null) {
+            return;
+        }
+        guarded(r, session.id(), () -> {
+            boolean everything = r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
+            Optional<SessionChange> change = r.snapshots().take(session, everything);
+            if (change.isPresent()) {
+                Dispatch dispatch = r.transport().prepare(change.get(), true);
+                synchronized (handedOver) {
+                    handedOver.add(dispatch.applied());
+                }
+                r.delivery().deliverWithoutWaiting(session.id(), dispatch);
+            }
+            r.transport().forget(session.id());
+        });
+    }
+
+    @Override
+    public void idChanged(String oldId, LiveSession session) {
+        Running r = running;
+        if (r == null) {
+            return;
+        }
+        guarded(r, session.id(), () -> {
+            r.delivery().deliver(oldId, r.transport().prepareRemoval(oldId, RemovalCause.INVALIDATED));
+            if (r.policy().continuous()) {
+                replicate(r, session, true, false);
+            }
+        });
+    }
+
+    @Override
+    public void removed(String id, RemovalCause cause) {
+        Running r = running;
+        if (r != null) {
+            guarded(r, id, () -> r.delivery().deliver(id, r.transport().prepareRemoval(id, cause)));
+        }
+    }
+
+    @Override
+    public Optional<StoredSession> load(String id) {
+        Running r = running;
+        if (r == null) {
+            return Optional.empty();
+        }
+        try {
+            return r.transport().takeOver(id, r.settings().cacheMissDelay());
+        } catch (RuntimeException e) {
+            failure(r, id, e);
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public boolean exists(String id) {
+        Running r = running;
+        return r != null && r.transport().holdsCopy(id);
+    }
+
+    @Override
+    public List<String> copyHolders(String id) {
+        Running r = running;
+        return r == null ? List.of() : r.transport().copyHolders(id);
+    }
+
+    /** Sends what the scope asks for; whether a change was produced. */
+    private boolean replicate(Running r, LiveSession session, boolean forceEverything, boolean acknowledged) {
+        boolean everything = forceEverything || r.policy().sendsEverything(!r.transport().tracks(session.id()), false);
+        Optional<SessionChange> change = r.snapshots().take(session, everything);
+        if (change.isEmpty()) {
+            return false;
+        }
+        Dispatch dispatch = r.transport().prepare(change.get(), acknowledged || r.settings().delivery() instanceof Delivery.Sync);
+        r.delivery().deliver(session.id(), dispatch);
+        return true;
+    }
+
+    private void guarded(Running r, String id, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            failure(r, id, e);
+        }
+    }
+
+    private void failure(Running r, String id, RuntimeException e) {
+        r.metrics().failed();
+        if (failureLogged.compareAndSet(false, true)) {
+            LOG.warn("{}: replicating session {} failed (the session stays intact here; further failures are only "
+                    + "counted in cohort.replication.failures)", application, id, e);
+        } else {
+            LOG.debug("{}: replicating session {} failed", application, id, e);
+        }
+    }
+
+    private static int laneCount() {
+        return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors()));
+    }
+
+    @Override
+    public String toString() {
+        return "ReplicatingSessionStore[" + application + "]";
+    }
+}

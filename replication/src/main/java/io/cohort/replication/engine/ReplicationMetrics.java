@@ -1,0 +1,175 @@
+package io.cohort.replication.engine;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The meters of one application's replication, all named {@code cohort.replication.*} and tagged
+ * with {@code app}. Counters exist from the start (at zero), so "nothing was sent" is observable.
+ * Gauges registered through {@link #gauge} are removed again by {@link #close()}, so a redeployed
+ * application does not keep reporting its predecessor. Thread-safe.
+ */
+public final class ReplicationMetrics implements AutoCloseable {
+
+    public static final String CHANGES = "cohort.replication.changes";
+    public static final String BYTES = "cohort.replication.bytes";
+    public static final String ATTRIBUTES = "cohort.replication.attributes";
+    public static final String SYNC_LATENCY = "cohort.replication.sync.latency";
+    public static final String SYNC_TIMEOUTS = "cohort.replication.sync.timeouts";
+    public static final String QUEUE_DEPTH = "cohort.replication.async.queue.depth";
+    public static final String DROPPED = "cohort.replication.async.dropped";
+    public static final String OWNED = "cohort.replication.sessions.owned";
+    public static final String BACKUPS = "cohort.replication.sessions.backup";
+    public static final String QUOTA_DEFICIT = "cohort.replication.write.quota.deficit";
+    public static final String TAKEOVERS = "cohort.replication.takeovers";
+    public static final String LOOKUPS = "cohort.replication.lookups";
+    public static final String REJECTED = "cohort.replication.messages.rejected";
+    public static final String FAILURES = "cohort.replication.failures";
+    public static final String GAPS = "cohort.replication.gaps";
+
+    /** {@code direction} tag values. */
+    public static final String SENT = "sent";
+    public static final String RECEIVED = "received";
+
+    /** {@code outcome} tag values of {@link #LOOKUPS}. */
+    public enum LookupOutcome {
+        FOUND_LOCAL("found-local"), FOUND_REMOTE("found-remote"), NOT_FOUND("not-found");
+
+        private final String tag;
+
+        LookupOutcome(String tag) {
+            this.tag = tag;
+        }
+
+        public String tag() {
+            return tag;
+        }
+    }
+
+    private final MeterRegistry registry;
+    private final String application;
+    private final Counter changesSent;
+    private final Counter bytesSent;
+    private final Counter attributesSent;
+    private final Timer syncLatency;
+    private final Counter syncTimeouts;
+    private final Counter dropped;
+    private final Counter takeovers;
+    private final Counter failures;
+    private final List<Meter> gauges = new ArrayList<>();
+
+    public ReplicationMetrics(MeterRegistry registry, String application) {
+        this.registry = registry;
+        this.application = application;
+        Tags app = Tags.of("app", application);
+        this.changesSent = registry.counter(CHANGES, app.and("direction", SENT));
+        this.bytesSent = registry.counter(BYTES, app.and("direction", SENT));
+        this.attributesSent = registry.counter(ATTRIBUTES, app.and("direction", SENT));
+        received(registry, application, 0);
+        this.syncLatency = Timer.builder(SYNC_LATENCY).tags(app).publishPercentileHistogram()
+                .description("time until every holder acknowledged a synchronous change").register(registry);
+        this.syncTimeouts = registry.counter(SYNC_TIMEOUTS, app);
+        this.dropped = registry.counter(DROPPED, app);
+        this.takeovers = registry.counter(TAKEOVERS, app);
+        this.failures = registry.counter(FAILURES, app);
+        for (LookupOutcome outcome : LookupOutcome.values()) {
+            registry.counter(LOOKUPS, app.and("outcome", outcome.tag()));
+        }
+    }
+
+    /** Counts a change received for {@code application}, deployed here or not. */
+    public static void received(MeterRegistry registry, String application, long bytes) {
+        Tags tags = Tags.of("app", application, "direction", RECEIVED);
+        Counter changes = registry.counter(CHANGES, tags);
+        Counter received = registry.counter(BYTES, tags);
+        if (bytes > 0) {
+            changes.increment();
+            received.increment(bytes);
+        }
+    }
+
+    /** Counts a change a holder could not apply because it did not follow its copy's version. */
+    public static void gap(MeterRegistry registry, String application) {
+        registry.counter(GAPS, "app", application).increment();
+    }
+
+    /** Counts a received frame that could not be decoded or authenticated. */
+    public static Counter rejected(MeterRegistry registry) {
+        return registry.counter(REJECTED);
+    }
+
+    public String application() {
+        return application;
+    }
+
+    /**
+     * A change left the node: {@code attributes} attributes set or removed, {@code bytes} bytes put on
+     * the wire in total (a change sent to two holders counts its frame twice; a multicast once).
+     */
+    public void sent(int attributes, long bytes) {
+        changesSent.increment();
+        attributesSent.increment(attributes);
+        bytesSent.increment(bytes);
+    }
+
+    /** Other outgoing traffic of this application (removals, touches, lookups, copies for rebalancing). */
+    public void sentBytes(long bytes) {
+        bytesSent.increment(bytes);
+    }
+
+    public Timer syncLatency() {
+        return syncLatency;
+    }
+
+    public void syncTimedOut() {
+        syncTimeouts.increment();
+    }
+
+    public void dropped() {
+        dropped.increment();
+    }
+
+    public void tookOver() {
+        takeovers.increment();
+    }
+
+    public void failed() {
+        failures.increment();
+    }
+
+    public void lookedUp(LookupOutcome outcome) {
+        registry.counter(LOOKUPS, "app", application, "outcome", outcome.tag()).increment();
+    }
+
+    /**
+     * Registers a gauge of this application that {@link #close()} removes. A gauge of the same name
+     * left by a previous deployment that is still stopping is replaced: the newest deployment reports.
+     */
+    public void gauge(String name, Supplier<Number> value) {
+        synchronized (gauges) {
+            registry.find(name).tags("app", application).gauges().forEach(registry::remove);
+            gauges.add(Gauge.builder(name, value).tags("app", application).strongReference(true).register(registry));
+        }
+    }
+
+    /** Removes this instance's gauges (not those a newer deployment registered under the same names). */
+    @Override
+    public void close() {
+        synchronized (gauges) {
+            for (Meter gauge : gauges) {
+                Gauge current = registry.find(gauge.getId().getName()).tags("app", application).gauge();
+                if (current == gauge) {
+                    registry.remove(gauge);
+                }
+            }
+            gauges.clear();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package io.cohort.replication.engine;
+
+import io.cohort.session.LiveSession;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns a {@link LiveSession} into a {@link SessionChange} while the caller holds the session's
+ * lock: serializes the attributes in scope, takes the next version and resets the session's change
+ * tracking. A value that cannot be serialized (possible only for an object graph with a
+ * non-serializable member) is left out, counted and logged once per attribute name.
+ */
+final class SessionSnapshot {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionSnapshot.class);
+
+    private final ReplicationMetrics metrics;
+    private final Set<String> loggedFailures = ConcurrentHashMap.newKeySet();
+
+    SessionSnapshot(ReplicationMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /**
+     * @param everything all attributes (a full copy) rather than the changed ones
+     * @return empty when only changes were asked for and nothing changed (the version stays)
+     */
+    Optional<SessionChange> take(LiveSession session, boolean everything) {
+        Set<String> names = everything ? session.attributeNames() : session.changedAttributeNames();
+        if (!everything && names.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, byte[]> values = new HashMap<>();
+        Set<String> removed = new HashSet<>();
+        for (String name : names) {
+            try {
+                byte[] value = session.serializedAttribute(name);
+                if (value != null) {
+                    values.put(name, value);
+                } else if (!everything) {
+                    removed.add(name);
+                }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                metrics.failed();
+                if (loggedFailures.add(name)) {
+                    LOG.warn("{}: attribute {} of session {} is not replicated: {}", metrics.application(), name,
+                            session.id(), e.getMessage());
+                }
+            }
+        }
+        long version = session.nextVersion();
+        session.markReplicated();
+        return Optional.of(new SessionChange(session.id(), version, everything ? ChangeKind.FULL : ChangeKind.DELTA,
+                session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed));
+    }
+}

@@ -1,0 +1,83 @@
+package io.cohort.replication.engine;
+
+import io.cohort.session.RemovalCause;
+import io.cohort.session.StoredSession;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The pluggable part of replication for one application: it carries the changes the
+ * {@link ReplicatingSessionStore engine} decided to send to wherever copies live (other members of
+ * a group, a database), and finds copies again. The engine owns the policy (when to send, what a
+ * change contains, whether the request waits); a transport owns the where (placement, write-quota,
+ * backups) and the how (encoding, acknowledgements, lookups).
+ *
+ * <h2>Threading</h2>
+ * {@link #prepare}, {@link #prepareRemoval} and {@link #prepareTouch} run in the thread of the
+ * session event, while the node holds the session's lock; calls for one session never overlap, and
+ * the order of the returned {@link Dispatch}es is the order their changes must reach each target.
+ * Preparing must not block on the network. Everything else may be called from any thread.
+ *
+ * <h2>Consistency</h2>
+ * A change that is prepared and then abandoned leaves its targets behind: the transport must
+ * detect that and send a full copy with the next change. A transport never lets a copy with a lower
+ * version replace one with a higher version.
+ */
+public interface SessionTransport {
+
+    /**
+     * Whether the transport already replicated this session (or took it over), so that copies of some
+     * version exist elsewhere. The first change of a session the transport does not track is sent
+     * in full.
+     */
+    boolean tracks(String sessionId);
+
+    /**
+     * Records a change of a session this node owns and prepares its messages.
+     *
+     * @param acknowledged whether {@link Dispatch#applied()} should wait for the targets to apply it
+     * @return {@link Dispatch#NONE} when there is nowhere to send it (a single member, or the
+     *     session was taken over by another member meanwhile)
+     */
+    Dispatch prepare(SessionChange change, boolean acknowledged);
+
+    /**
+     * The owner removed the session (or retired its id): every copy must go, and must not come back.
+     * Also forgets what the transport tracked for the id.
+     */
+    Dispatch prepareRemoval(String sessionId, RemovalCause cause);
+
+    /**
+     * The session was used without changes; the transport may refresh the copies' last-access time
+     * (so they are not swept as orphans) and decides how often that is worth a message.
+     */
+    Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis);
+
+    /**
+     * The session leaves this node's memory (graceful stop handed it over): forget it, keep the
+     * copies elsewhere.
+     */
+    void forget(String sessionId);
+
+    /**
+     * Finds a session this node does not own and makes this node its owner: the newest copy that can
+     * be found within {@code wait}, or empty. Never throws for an unknown id.
+     */
+    Optional<StoredSession> takeOver(String sessionId, Duration wait);
+
+    /**
+     * Routes of the members holding copies of a session this node owns, best first; empty when
+     * unknown. Called on request threads without the session's lock: cheap, never blocking.
+     */
+    default List<String> copyHolders(String sessionId) {
+        return List.of();
+    }
+
+    /** Whether this node holds a copy of the session (without asking anyone). */
+    boolean holdsCopy(String sessionId);
+
+    /** Stops serving the application; bounded in time. Copies held for others stay with the node. */
+    void close();
+}

@@ -1,0 +1,161 @@
+package io.cohort.replication.group;
+
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.session.StoredSession;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The copies this node holds of sessions other members own, for every application (deployed here
+ * or not), with the name of the owner each copy came from.
+ *
+ * <p>Rules: a full copy replaces a copy only if its version is higher; a delta applies only to the
+ * copy of the version just before it, and anything else is a gap the caller repairs with a full copy;
+ * a removed session leaves a tombstone for {@link #TOMBSTONE_LIFETIME} so a late change cannot
+ * resurrect it. Copies never expire on the session's own schedule; {@link #sweep} drops those whose
+ * owner has evidently not touched them for {@link #ORPHAN_GRACE_FACTOR} times their inactive interval.
+ * All operations on one session are atomic; thread-safe.
+ */
+final class BackupStore {
+
+    /** How long a removed session's id is remembered: longer than any change can be in flight. */
+    static final Duration TOMBSTONE_LIFETIME = Duration.ofMinutes(1);
+    /** A copy is an orphan once {@code lastAccessed + factor × maxInactive} is past. */
+    static final int ORPHAN_GRACE_FACTOR = 2;
+
+    /** What became of an incoming change. */
+    enum Outcome {
+        /** The copy now reflects the change. */
+        APPLIED,
+        /** The copy was already as new or newer; nothing changed. */
+        STALE,
+        /** The change does not follow the copy's version (or there is no copy): a full copy is needed. */
+        GAP,
+        /** The session was removed; the change is ignored. */
+        REMOVED
+    }
+
+    /** A copy and the member it came from. */
+    record Copy(StoredSession session, String owner) {
+    }
+
+    private final ConcurrentMap<String, ConcurrentMap<String, Copy>> copies = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ConcurrentMap<String, Instant>> tombstones = new ConcurrentHashMap<>();
+
+    Outcome apply(String application, String owner, SessionChange change) {
+        if (removed(application, change.id())) {
+            return Outcome.REMOVED;
+        }
+        Outcome[] outcome = {Outcome.STALE};
+        copies(application).compute(change.id(), (id, copy) -> {
+            long held = copy == null ? -1 : copy.session().version();
+            if (change.kind() == ChangeKind.FULL) {
+                if (change.version() > held) {
+                    outcome[0] = Outcome.APPLIED;
+                    return new Copy(change.applyTo(null), owner);
+                }
+                return copy;
+            }
+            if (copy != null && change.version() == held + 1) {
+                outcome[0] = Outcome.APPLIED;
+                return new Copy(change.applyTo(copy.session()), owner);
+            }
+            if (copy == null || change.version() > held + 1) {
+                outcome[0] = Outcome.GAP;
+            }
+            return copy;
+        });
+        return outcome[0];
+    }
+
+    Optional<StoredSession> get(String application, String id) {
+        return Optional.ofNullable(copies(application).get(id)).map(Copy::session);
+    }
+
+    boolean contains(String application, String id) {
+        return copies(application).containsKey(id);
+    }
+
+    /** Takes the copy out of the store: this node becomes the session's owner. */
+    Optional<StoredSession> promote(String application, String id) {
+        return Optional.ofNullable(copies(application).remove(id)).map(Copy::session);
+    }
+
+    /** The session is gone for good: drop the copy and remember the id. */
+    boolean remove(String application, String id) {
+        tombstones.computeIfAbsent(application, a -> new ConcurrentHashMap<>()).put(id, Instant.now());
+        return copies(application).remove(id) != null;
+    }
+
+    /** The owner placed the copy elsewhere: drop it unless it is newer than {@code version}. */
+    void release(String application, String id, long version) {
+        copies(application).computeIfPresent(id, (key, copy) -> copy.session().version() <= version ? null : copy);
+    }
+
+    void touch(String application, String id, long version, Instant lastAccessed) {
+        copies(application).computeIfPresent(id, (key, copy) -> {
+            StoredSession s = copy.session();
+            if (s.version() != version || !lastAccessed.isAfter(s.lastAccessed())) {
+                return copy;
+            }
+            return new Copy(new StoredSession(s.id(), s.version(), s.created(), lastAccessed, s.maxInactiveMillis(),
+                    s.attributes()), copy.owner());
+        });
+    }
+
+    /**
+     * {@code newOwner} took the session over at {@code version} and places copies on {@code holders}:
+     * keep a copy only if this node is one of them and the copy is that version, or the copy already
+     * came from the new owner.
+     */
+    void takenOver(String application, String id, String newOwner, long version, List<String> holders, String self) {
+        copies(application).computeIfPresent(id, (key, copy) -> {
+            if (copy.owner().equals(newOwner)) {
+                return copy;
+            }
+            if (holders.contains(self) && copy.session().version() == version) {
+                return new Copy(copy.session(), newOwner);
+            }
+            return null;
+        });
+    }
+
+    int count(String application) {
+        ConcurrentMap<String, Copy> app = copies.get(application);
+        return app == null ? 0 : app.size();
+    }
+
+    /** Drops orphaned copies and old tombstones; returns how many copies were dropped. */
+    int sweep(Instant now) {
+        int dropped = 0;
+        for (ConcurrentMap<String, Copy> app : copies.values()) {
+            for (Map.Entry<String, Copy> entry : app.entrySet()) {
+                StoredSession s = entry.getValue().session();
+                long grace = s.maxInactiveMillis() * ORPHAN_GRACE_FACTOR;
+                if (s.maxInactiveMillis() > 0 && s.lastAccessed().plusMillis(grace).isBefore(now)
+                        && app.remove(entry.getKey(), entry.getValue())) {
+                    dropped++;
+                }
+            }
+        }
+        Instant oldest = now.minus(TOMBSTONE_LIFETIME);
+        tombstones.values().forEach(app -> app.values().removeIf(removedAt -> removedAt.isBefore(oldest)));
+        return dropped;
+    }
+
+    /** Whether the session was removed recently (its id is tombstoned). */
+    boolean removed(String application, String id) {
+        ConcurrentMap<String, Instant> app = tombstones.get(application);
+        return app != null && app.containsKey(id);
+    }
+
+    private ConcurrentMap<String, Copy> copies(String application) {
+        return copies.computeIfAbsent(application, a -> new ConcurrentHashMap<>());
+    }
+}

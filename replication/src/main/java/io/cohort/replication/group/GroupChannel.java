@@ -1,0 +1,123 @@
+package io.cohort.replication.group;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.View;
+import org.jgroups.util.MessageBatch;
+import org.jgroups.util.Util;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node's connection to its replication group: a connected JGroups channel that sends frames to
+ * one member or to all, and hands what arrives to an {@link Inbox}. Regular messages from one sender
+ * arrive in the order they were sent (JGroups FIFO); out-of-band messages (acknowledgements, lookups)
+ * may overtake them. Sending never throws: a failure is logged once and reported as {@code false}.
+ */
+final class GroupChannel implements Receiver, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupChannel.class);
+
+    private final JChannel channel;
+    private final String clusterName;
+    private final AtomicBoolean failureLogged = new AtomicBoolean();
+    private volatile Inbox inbox;
+
+    GroupChannel(JChannel channel, String clusterName) {
+        this.channel = channel;
+        this.clusterName = clusterName;
+    }
+
+    /** Joins the group; returns when this node is a member (of a group of one, if nobody answered). */
+    Address connect(Inbox target) throws Exception {
+        this.inbox = target;
+        channel.setReceiver(this);
+        channel.connect(clusterName);
+        return channel.getAddress();
+    }
+
+    /** Sends to one member; {@code urgent} frames skip the per-sender order (JGroups OOB). */
+    boolean send(Address to, byte[] frame, boolean urgent) {
+        return send(new BytesMessage(to, frame), urgent);
+    }
+
+    /** Sends to every other member of the view. */
+    boolean sendToAll(byte[] frame) {
+        Message message = new BytesMessage(null, frame);
+        message.setFlag(Message.TransientFlag.DONT_LOOPBACK);
+        return send(message, false);
+    }
+
+    private boolean send(Message message, boolean urgent) {
+        if (urgent) {
+            message.setFlag(Message.Flag.OOB);
+        }
+        try {
+            channel.send(message);
+            return true;
+        } catch (Exception e) {
+            if (failureLogged.compareAndSet(false, true)) {
+                LOG.warn("Sending to {} failed: {} (further failures are logged at debug level)",
+                        message.dest() == null ? "the group" : message.dest(), e.toString());
+            } else {
+                LOG.debug("Sending to {} failed", message.dest(), e);
+            }
+            return false;
+        }
+    }
+
+    @Override
+    public void receive(Message message) {
+        deliver(message.src(), message);
+    }
+
+    @Override
+    public void receive(MessageBatch batch) {
+        for (Message message : batch) {
+            deliver(message.src() != null ? message.src() : batch.sender(), message);
+        }
+    }
+
+    /** Only byte payloads are frames; anything else (e.g. an object message) arrives as an empty, rejected frame. */
+    private void deliver(Address from, Message message) {
+        if (message.hasArray()) {
+            inbox.frame(from, message.getArray(), message.getOffset(), message.getLength());
+        } else {
+            inbox.frame(from, new byte[0], 0, 0);
+        }
+    }
+
+    @Override
+    public void viewAccepted(View view) {
+        Inbox target = inbox;
+        if (target != null) {
+            target.view(view);
+        }
+    }
+
+    JChannel channel() {
+        return channel;
+    }
+
+    /** Leaves the group gracefully and releases the sockets. */
+    @Override
+    public void close() {
+        channel.close();
+    }
+
+    /**
+     * Drops off the network as if the process had died: no leave message, connections cut. For
+     * failure tests; the others notice through failure detection.
+     */
+    void crash() {
+        try {
+            Util.shutdown(channel, false);
+        } catch (Exception e) {
+            channel.close();
+        }
+    }
+}

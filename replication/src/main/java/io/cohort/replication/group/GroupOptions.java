@@ -1,0 +1,33 @@
+package io.cohort.replication.group;
+
+import io.cohort.replication.wire.WireLimits;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Settings of the group service that the configuration file does not carry.
+ *
+ * @param stackTuning   values for the JGroups stack's {@code ${...}} placeholders that win over the
+ *                      configuration (e.g. {@code cohort.fd.timeout}); tests shorten timeouts with them
+ * @param sweepInterval how often orphaned backups and old tombstones are swept
+ * @param limits        bounds of decoded messages
+ */
+public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterval, WireLimits limits) {
+
+    public static final GroupOptions DEFAULT = new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT);
+
+    public GroupOptions {
+        stackTuning = Map.copyOf(stackTuning);
+        Objects.requireNonNull(sweepInterval, "sweepInterval");
+        Objects.requireNonNull(limits, "limits");
+    }
+
+    public GroupOptions withStackTuning(Map<String, String> tuning) {
+        return new GroupOptions(tuning, sweepInterval, limits);
+    }
+
+    public GroupOptions withSweepInterval(Duration interval) {
+        return new GroupOptions(stackTuning, interval, limits);
+    }
+}

@@ -1,0 +1,202 @@
+package io.cohort.replication.group;
+
+import io.cohort.cluster.ClusterView;
+import io.cohort.cluster.Member;
+import io.cohort.config.ClusterConfig;
+import io.cohort.config.ReplicationSettings;
+import io.cohort.replication.engine.ReplicatingSessionStore;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.SessionTransport;
+import io.cohort.replication.wire.MessageCodec;
+import io.cohort.replication.wire.MessageSeal;
+import io.cohort.replication.wire.ReplicationMessage.Hello;
+import io.cohort.session.SessionStore;
+import io.cohort.session.SessionStoreContext;
+import io.cohort.session.SessionStoreFactory;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.jgroups.Address;
+import org.jgroups.JChannel;
+import org.jgroups.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The node-wide replication service over a JGroups group ({@code <peer>} or {@code <multicast>}):
+ * one channel, one membership, one store of backups for every application, and one
+ * {@link GroupSessionTransport} per started application. Created by the provider when the node
+ * starts; {@link #close()} leaves the group after every application has stopped.
+ */
+public final class GroupReplicationService implements SessionStoreFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(GroupReplicationService.class);
+
+    private final ClusterConfig cluster;
+    private final GroupMembership membership;
+    private final GroupChannel channel;
+    private final GroupContext group;
+    private final MessageCodec codec;
+    private final MeterRegistry meters;
+    private final ConcurrentMap<String, GroupSessionTransport> applications = new ConcurrentHashMap<>();
+    private final ViewRebalancer rebalancer;
+    private final ScheduledExecutorService sweeper;
+
+    private GroupReplicationService(ClusterConfig cluster, Member self, MeterRegistry meters, GroupOptions options)
+            throws Exception {
+        this.cluster = cluster;
+        this.meters = meters;
+        Optional<ClusterKeys> keys = cluster.security().map(s -> ClusterKeys.derive(s.secret(), cluster.name()));
+        this.codec = new MessageCodec(options.limits(), keys.map(k -> new MessageSeal(k.sealKey())).orElse(null));
+        this.membership = new GroupMembership(self);
+        JChannel jchannel = GroupStack.create(cluster, self.name(), options.stackTuning(), keys);
+        this.channel = new GroupChannel(jchannel, cluster.name());
+        boolean multicast = cluster.protocol() instanceof io.cohort.config.MulticastProtocol;
+        this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast), new BackupStore(),
+                new SyncAcknowledgements(), new LookupRequests());
+        this.rebalancer = new ViewRebalancer(group, applications::values);
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "cohort-backup-sweeper-" + self.name());
+            thread.setDaemon(true);
+            return thread;
+        });
+        long sweepMillis = options.sweepInterval().toMillis();
+        sweeper.scheduleWithFixedDelay(this::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        membership.onChange(members -> {
+            Set<String> names = members.stream().map(Member::name).collect(Collectors.toSet());
+            group.acks().membersAre(names);
+            group.lookups().membersAre(names);
+            rebalancer.membersChanged();
+        });
+    }
+
+    /** Joins the group and returns when this node is a member. */
+    public static GroupReplicationService start(ClusterConfig cluster, Member self, MeterRegistry meters,
+            GroupOptions options) throws Exception {
+        GroupReplicationService service = new GroupReplicationService(cluster, self, meters, options);
+        try {
+            service.connect();
+            return service;
+        } catch (Exception e) {
+            service.close();
+            throw e;
+        }
+    }
+
+    private void connect() throws Exception {
+        MessageRouter router = new MessageRouter(group, codec, applications, meters, view -> {
+            viewChanged(view);
+            return null;
+        });
+        Address address = channel.connect(new SelfAwareInbox(router, membership, channel));
+        LOG.info("{} joined cluster {} over {} as {}{}", membership.self().name(), cluster.name(),
+                cluster.protocol().getClass().getSimpleName(), address,
+                cluster.security().isPresent() ? " (authenticated" + (cluster.security().get().encrypt() ? ", encrypted)" : ")") : "");
+        View view = channel.channel().getView();
+        if (view != null) {
+            viewChanged(view);
+        }
+    }
+
+    private synchronized void viewChanged(View view) {
+        List<Address> joined = membership.viewChanged(view);
+        if (joined.isEmpty()) {
+            return;
+        }
+        byte[] hello = codec.encode(new Hello(membership.self()));
+        joined.forEach(address -> channel.send(address, hello, true));
+    }
+
+    @Override
+    public SessionStore newStore(String application) {
+        return new ReplicatingSessionStore(application, this::openTransport);
+    }
+
+    private SessionTransport openTransport(SessionStoreContext context, ReplicationSettings settings,
+            ReplicationMetrics metrics) {
+        String app = context.application();
+        GroupSessionTransport[] self = new GroupSessionTransport[1];
+        self[0] = new GroupSessionTransport(app, settings, group, metrics, () -> applications.remove(app, self[0]));
+        metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));
+        if (applications.put(app, self[0]) != null) {
+            LOG.info("{}: a new version takes over the application's replication", app);
+        }
+        return self[0];
+    }
+
+    @Override
+    public ClusterView clusterView() {
+        return membership;
+    }
+
+    private void sweep() {
+        try {
+            int dropped = group.backups().sweep(Instant.now());
+            if (dropped > 0) {
+                LOG.info("Dropped {} orphaned session copies (their owners stopped touching them long ago)", dropped);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Sweeping backups failed", e);
+        }
+    }
+
+    /** Leaves the group gracefully; bounded by JGroups' leave timeout. */
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+        membership.close();
+        rebalancer.close();
+        channel.close();
+    }
+
+    /** Disappears from the group as if the process had been killed (for failure tests). */
+    public void crash() {
+        sweeper.shutdownNow();
+        membership.close();
+        rebalancer.close();
+        channel.crash();
+    }
+
+    /** The copy this node holds of another member's session (for tests and diagnostics). */
+    Optional<io.cohort.session.StoredSession> backupOf(String application, String sessionId) {
+        return group.backups().get(application, sessionId);
+    }
+
+    BackupStore backups() {
+        return group.backups();
+    }
+
+    MessageCodec codec() {
+        return codec;
+    }
+
+    GroupChannel channel() {
+        return channel;
+    }
+
+    /** Records this node's address before the first view is processed (it arrives before connect() returns). */
+    private record SelfAwareInbox(MessageRouter router, GroupMembership membership, GroupChannel channel)
+            implements Inbox {
+
+        @Override
+        public void frame(Address from, byte[] buffer, int offset, int length) {
+            router.frame(from, buffer, offset, length);
+        }
+
+        @Override
+        public void view(View view) {
+            if (membership.selfAddress() == null) {
+                membership.joined(channel.channel().getAddress());
+            }
+            router.view(view);
+        }
+    }
+}

@@ -1,0 +1,278 @@
+package io.cohort.replication.group;
+
+import io.cohort.cluster.Member;
+import io.cohort.config.ReplicationSettings;
+import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.Dispatch;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.engine.SessionTransport;
+import io.cohort.replication.placement.ReplicaPlacement;
+import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
+import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
+import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.Touch;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.StoredSession;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+/**
+ * One application's transport over the JGroups group: places each owned session's copies on
+ * {@code write-quota} other members ({@link ReplicaPlacement}), keeps the owner's shadow of what
+ * the holders have ({@link OwnedSessions}), sends a delta to holders that have the previous version
+ * and a full copy to the others, and correlates acknowledgements for synchronous delivery. Takeover
+ * and the reaction to view changes live in {@link TakeoverCoordinator} and {@link ViewRebalancer};
+ * incoming traffic reaches the owner side through {@link MessageRouter}. Thread-safe.
+ */
+final class GroupSessionTransport implements SessionTransport {
+
+    private final String application;
+    private final GroupContext group;
+    private final ReplicaPlacement placement;
+    private final boolean continuous;
+    private final ReplicationMetrics metrics;
+    private final OwnedSessions owned = new OwnedSessions();
+    private final TakeoverCoordinator takeovers;
+    private final Runnable onClose;
+
+    GroupSessionTransport(String application, ReplicationSettings settings, GroupContext group,
+            ReplicationMetrics metrics, Runnable onClose) {
+        this.application = application;
+        this.group = group;
+        this.placement = new ReplicaPlacement(settings.writeQuota(), settings.allowColocation());
+        this.continuous = settings.trigger() != Trigger.ON_SHUTDOWN;
+        this.metrics = metrics;
+        this.onClose = onClose;
+        this.takeovers = new TakeoverCoordinator(this, group, metrics);
+        metrics.gauge(ReplicationMetrics.OWNED, owned::size);
+        metrics.gauge(ReplicationMetrics.QUOTA_DEFICIT, () -> placement.deficit(group.membership().members().size()));
+    }
+
+    String application() {
+        return application;
+    }
+
+    ReplicaPlacement placement() {
+        return placement;
+    }
+
+    /** Whether sessions are replicated during normal operation (not onShutdown): shadows are kept and rebalanced. */
+    boolean continuous() {
+        return continuous;
+    }
+
+    OwnedSessions owned() {
+        return owned;
+    }
+
+    @Override
+    public boolean tracks(String sessionId) {
+        return owned.owns(sessionId);
+    }
+
+    @Override
+    public Dispatch prepare(SessionChange change, boolean acknowledged) {
+        OwnedReplica replica = owned.replicaForChange(change.id());
+        if (replica == null) {
+            return Dispatch.NONE; // another member took the session over
+        }
+        synchronized (replica) {
+            StoredSession shadow = change.applyTo(replica.shadow);
+            replica.shadow = shadow;
+            replica.lastAccessSent = change.lastAccessed().toEpochMilli();
+            List<String> targets = holderNames(change.id());
+            List<GroupDispatch.Frame> frames = new ArrayList<>();
+            releaseFormerHolders(change.id(), replica, targets, frames);
+            if (targets.isEmpty()) {
+                return frames.isEmpty() ? Dispatch.NONE : plainDispatch(frames);
+            }
+            List<String> deltaTargets = new ArrayList<>();
+            List<String> fullTargets = new ArrayList<>();
+            for (String target : targets) {
+                boolean delta = change.kind() == ChangeKind.DELTA && replica.canTakeDelta(target, change.version());
+                (delta ? deltaTargets : fullTargets).add(target);
+                replica.holders.put(target, change.version());
+            }
+            SyncAcknowledgements.Registration registration = acknowledged ? group.acks().register(targets) : null;
+            long correlation = registration == null ? 0 : registration.correlation();
+            addFrames(frames, deltaTargets, () -> new SessionUpdate(application, correlation, change));
+            addFrames(frames, fullTargets, () -> new SessionUpdate(application, correlation, SessionChange.full(shadow)));
+            CompletableFuture<Void> applied = registration == null
+                    ? CompletableFuture.completedFuture(null) : registration.done();
+            long version = change.version();
+            return new GroupDispatch(frames, group.messenger(), metrics, change.attributeCount(), applied,
+                    missed -> holderMissed(replica, missed, version, correlation),
+                    () -> targets.forEach(t -> holderMissed(replica, t, version, correlation)));
+        }
+    }
+
+    /**
+     * Removal by the owner goes to the holders it placed copies on; by a node that merely holds a copy
+     * (it never loaded the session) to everyone. A node whose session another member took over only
+     * drops its stale live copy: the session lives on at its new owner.
+     */
+    @Override
+    public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
+        if (owned.forgetDisowned(sessionId)) {
+            return Dispatch.NONE;
+        }
+        OwnedReplica replica = owned.remove(sessionId);
+        boolean heldCopy = group.backups().remove(application, sessionId);
+        byte[] frame = group.messenger().encode(new SessionRemoved(application, sessionId, cause));
+        List<GroupDispatch.Frame> frames = new ArrayList<>();
+        if (replica != null) {
+            synchronized (replica) {
+                replica.holders.keySet().forEach(holder -> frames.add(new GroupDispatch.Frame(holder, frame)));
+            }
+        } else if (heldCopy) {
+            frames.add(new GroupDispatch.Frame(null, frame)); // who else holds it is unknown here: tell everyone
+        }
+        return frames.isEmpty() ? Dispatch.NONE : plainDispatch(frames);
+    }
+
+    /** Refreshes the holders' last-access time at most every quarter of the inactive interval. */
+    @Override
+    public Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis) {
+        OwnedReplica replica = owned.get(sessionId);
+        if (replica == null || !continuous || maxInactiveMillis <= 0) {
+            return Dispatch.NONE;
+        }
+        synchronized (replica) {
+            StoredSession s = replica.shadow;
+            if (s == null || s.version() != version
+                    || lastAccessed.toEpochMilli() - replica.lastAccessSent < maxInactiveMillis / 4) {
+                return Dispatch.NONE;
+            }
+            replica.lastAccessSent = lastAccessed.toEpochMilli();
+            replica.shadow = new StoredSession(s.id(), s.version(), s.created(), lastAccessed, maxInactiveMillis,
+                    s.attributes());
+            byte[] frame = group.messenger().encode(new Touch(application, sessionId, version, lastAccessed));
+            List<GroupDispatch.Frame> frames = new ArrayList<>();
+            replica.holders.forEach((holder, held) -> {
+                if (held == version) {
+                    frames.add(new GroupDispatch.Frame(holder, frame));
+                }
+            });
+            return plainDispatch(frames);
+        }
+    }
+
+    @Override
+    public void forget(String sessionId) {
+        owned.remove(sessionId);
+    }
+
+    @Override
+    public Optional<StoredSession> takeOver(String sessionId, Duration wait) {
+        Optional<StoredSession> mine = owned.shadow(sessionId);
+        return mine.isPresent() ? mine : takeovers.takeOver(sessionId, wait);
+    }
+
+    /**
+     * The routes of the session's placement in the current view, best first: where its copies are
+     * (or, before its first replication or under onShutdown, where they will go).
+     */
+    @Override
+    public List<String> copyHolders(String sessionId) {
+        Member self = group.membership().self();
+        return placement.holders(sessionId, self, group.membership().members()).stream().map(Member::route).toList();
+    }
+
+    @Override
+    public boolean holdsCopy(String sessionId) {
+        return owned.owns(sessionId) || group.backups().contains(application, sessionId);
+    }
+
+    @Override
+    public void close() {
+        onClose.run();
+        owned.clear();
+    }
+
+    /** The members that should hold copies of a session this node owns, best first. */
+    List<String> holderNames(String sessionId) {
+        Member self = group.membership().self();
+        return placement.holders(sessionId, self, group.membership().members()).stream().map(Member::name).toList();
+    }
+
+    /** A holder detected a gap: send it everything, with the correlation its acknowledgement settles. */
+    void fullCopyRequested(String holder, String sessionId, long correlation) {
+        OwnedReplica replica = owned.get(sessionId);
+        if (replica == null) {
+            return;
+        }
+        byte[] frame;
+        synchronized (replica) {
+            if (replica.shadow == null) {
+                return;
+            }
+            replica.holders.put(holder, replica.shadow.version());
+            frame = group.messenger().encode(new SessionUpdate(application, correlation, SessionChange.full(replica.shadow)));
+        }
+        if (group.messenger().send(holder, frame, false)) {
+            metrics.sentBytes(frame.length);
+        }
+    }
+
+    /**
+     * Adds release frames for holders that are no longer in the placement and still members, and
+     * forgets holders that left. Called with the replica's lock held.
+     */
+    void releaseFormerHolders(String sessionId, OwnedReplica replica, List<String> targets, List<GroupDispatch.Frame> frames) {
+        Set<String> present = new HashSet<>();
+        group.membership().members().forEach(m -> present.add(m.name()));
+        byte[] release = null;
+        var it = replica.holders.keySet().iterator();
+        while (it.hasNext()) {
+            String holder = it.next();
+            if (targets.contains(holder)) {
+                continue;
+            }
+            it.remove();
+            if (present.contains(holder) && replica.shadow != null) {
+                if (release == null) {
+                    release = group.messenger().encode(new ReleaseCopy(application, sessionId, replica.shadow.version()));
+                }
+                frames.add(new GroupDispatch.Frame(holder, release));
+            }
+        }
+    }
+
+    /** Frames that are not a session change and need no acknowledgement. */
+    GroupDispatch plainDispatch(List<GroupDispatch.Frame> frames) {
+        return new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
+                missed -> { }, () -> { });
+    }
+
+    /** One frame for all targets: a multicast when they are every other member and the transport prefers it. */
+    private void addFrames(List<GroupDispatch.Frame> frames, List<String> targets, Supplier<SessionUpdate> message) {
+        if (targets.isEmpty()) {
+            return;
+        }
+        byte[] frame = group.messenger().encode(message.get());
+        if (group.messenger().multicasts(targets.size(), group.membership().others().size())) {
+            frames.add(new GroupDispatch.Frame(null, frame));
+        } else {
+            targets.forEach(target -> frames.add(new GroupDispatch.Frame(target, frame)));
+        }
+    }
+
+    /** A holder did not get {@code version} (abandoned or failed send): it gets a full copy next time. */
+    private void holderMissed(OwnedReplica replica, String holder, long version, long correlation) {
+        synchronized (replica) {
+            replica.holders.computeIfPresent(holder, (name, held) -> held == version ? OwnedReplica.UNKNOWN : held);
+        }
+        if (correlation != 0) {
+            group.acks().acknowledged(correlation, holder);
+        }
+    }
+}

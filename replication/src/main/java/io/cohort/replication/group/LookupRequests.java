@@ -1,0 +1,100 @@
+package io.cohort.replication.group;
+
+import io.cohort.session.StoredSession;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Lookups waiting for answers: which members were asked, which copies came back. A lookup ends when
+ * every asked member answered (or left the group) or when its wait is over; its result is the copy
+ * with the highest version and the members that hold exactly that version. Thread-safe.
+ */
+final class LookupRequests {
+
+    /** The newest copy found and who holds it. */
+    record Found(StoredSession copy, Set<String> holders) {
+    }
+
+    private final AtomicLong nextCorrelation = new AtomicLong();
+    private final ConcurrentMap<Long, Pending> pending = new ConcurrentHashMap<>();
+
+    private static final class Pending {
+        final Set<String> unanswered = ConcurrentHashMap.newKeySet();
+        final CompletableFuture<Void> answered = new CompletableFuture<>();
+        StoredSession best;
+        final Set<String> holdersOfBest = ConcurrentHashMap.newKeySet();
+
+        synchronized void offer(String from, StoredSession copy) {
+            if (best == null || copy.version() > best.version()) {
+                best = copy;
+                holdersOfBest.clear();
+            }
+            if (copy.version() == best.version()) {
+                holdersOfBest.add(from);
+            }
+        }
+
+        synchronized Optional<Found> result() {
+            return best == null ? Optional.empty() : Optional.of(new Found(best, Set.copyOf(holdersOfBest)));
+        }
+    }
+
+    /** A new lookup of {@code asked} members; send each a Lookup with the returned correlation. */
+    long open(Collection<String> asked) {
+        long correlation = nextCorrelation.incrementAndGet();
+        Pending p = new Pending();
+        p.unanswered.addAll(asked);
+        if (asked.isEmpty()) {
+            p.answered.complete(null);
+        }
+        pending.put(correlation, p);
+        return correlation;
+    }
+
+    void answered(long correlation, String from, Optional<StoredSession> copy) {
+        Pending p = pending.get(correlation);
+        if (p == null) {
+            return;
+        }
+        copy.ifPresent(c -> p.offer(from, c));
+        if (p.unanswered.remove(from) && p.unanswered.isEmpty()) {
+            p.answered.complete(null);
+        }
+    }
+
+    void membersAre(Set<String> present) {
+        for (Pending p : pending.values()) {
+            p.unanswered.retainAll(present);
+            if (p.unanswered.isEmpty()) {
+                p.answered.complete(null);
+            }
+        }
+    }
+
+    /** Waits until everyone answered or {@code wait} is over, closes the lookup and returns the best copy. */
+    Optional<Found> await(long correlation, Duration wait) throws InterruptedException {
+        Pending p = pending.get(correlation);
+        if (p == null) {
+            return Optional.empty();
+        }
+        try {
+            if (!wait.isNegative() && !wait.isZero()) {
+                p.answered.get(wait.toNanos(), TimeUnit.NANOSECONDS);
+            }
+        } catch (TimeoutException | ExecutionException e) {
+            // not everyone answered in time: take what came
+        } finally {
+            pending.remove(correlation);
+        }
+        return p.result();
+    }
+}

@@ -1,0 +1,179 @@
+package io.cohort.replication.group;
+
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.MalformedMessageException;
+import io.cohort.replication.wire.MessageCodec;
+import io.cohort.replication.wire.ReplicationMessage;
+import io.cohort.replication.wire.ReplicationMessage.Acknowledgement;
+import io.cohort.replication.wire.ReplicationMessage.FullCopyRequest;
+import io.cohort.replication.wire.ReplicationMessage.Hello;
+import io.cohort.replication.wire.ReplicationMessage.Lookup;
+import io.cohort.replication.wire.ReplicationMessage.LookupReply;
+import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
+import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
+import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.TakenOver;
+import io.cohort.replication.wire.ReplicationMessage.Touch;
+import io.cohort.session.StoredSession;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.jgroups.Address;
+import org.jgroups.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Receives every frame of the group, decodes it defensively and hands it to the part of the node it
+ * concerns: holder-side work (applying changes, answering lookups) to the {@link BackupStore},
+ * owner-side work to the application's {@link GroupSessionTransport}, answers to the waiting
+ * {@link SyncAcknowledgements} and {@link LookupRequests}. A frame that does not decode (garbage,
+ * an unknown type, a bad seal) is dropped, counted in {@code cohort.replication.messages.rejected}
+ * and logged once; nothing a peer sends can make this class throw.
+ */
+final class MessageRouter implements Inbox {
+
+    private static final Logger LOG = LoggerFactory.getLogger(MessageRouter.class);
+
+    private final GroupContext group;
+    private final MessageCodec codec;
+    private final Map<String, GroupSessionTransport> applications;
+    private final MeterRegistry meters;
+    private final Counter rejected;
+    private final AtomicBoolean rejectionLogged = new AtomicBoolean();
+    private final Function<View, Void> onView;
+
+    MessageRouter(GroupContext group, MessageCodec codec, Map<String, GroupSessionTransport> applications,
+            MeterRegistry meters, Function<View, Void> onView) {
+        this.group = group;
+        this.codec = codec;
+        this.applications = applications;
+        this.meters = meters;
+        this.rejected = ReplicationMetrics.rejected(meters);
+        this.onView = onView;
+    }
+
+    @Override
+    public void view(View view) {
+        onView.apply(view);
+    }
+
+    @Override
+    public void frame(Address from, byte[] buffer, int offset, int length) {
+        ReplicationMessage message;
+        try {
+            message = codec.decode(buffer, offset, length);
+        } catch (MalformedMessageException e) {
+            reject(from, e.getMessage());
+            return;
+        }
+        try {
+            route(from, message, length);
+        } catch (RuntimeException e) {
+            reject(from, "could not be handled: " + e);
+        }
+    }
+
+    private void route(Address from, ReplicationMessage message, int length) {
+        String sender = group.membership().nameOf(from);
+        if (message instanceof Hello hello) {
+            if (group.membership().greeted(from, hello.member())) {
+                group.messenger().send(from, codec.encode(new Hello(group.membership().self())), true);
+            }
+        } else if (message instanceof SessionUpdate update) {
+            ReplicationMetrics.received(meters, update.application(), length);
+            applyUpdate(from, sender, update);
+        } else if (message instanceof Acknowledgement ack) {
+            group.acks().acknowledged(ack.correlation(), sender);
+        } else if (message instanceof LookupReply reply) {
+            group.lookups().answered(reply.correlation(), sender, reply.copy());
+        } else if (message instanceof SessionRemoved removed) {
+            received(removed.application(), length);
+            group.backups().remove(removed.application(), removed.sessionId());
+            GroupSessionTransport local = applications.get(removed.application());
+            if (local != null && local.owned().owns(removed.sessionId())) {
+                local.owned().disown(removed.sessionId());
+            }
+        } else if (message instanceof ReleaseCopy release) {
+            received(release.application(), length);
+            group.backups().release(release.application(), release.sessionId(), release.version());
+        } else if (message instanceof Touch touch) {
+            received(touch.application(), length);
+            group.backups().touch(touch.application(), touch.sessionId(), touch.version(), touch.lastAccessed());
+        } else if (message instanceof FullCopyRequest request) {
+            GroupSessionTransport owner = applications.get(request.application());
+            if (owner != null) {
+                owner.fullCopyRequested(sender, request.sessionId(), request.correlation());
+            }
+        } else if (message instanceof Lookup lookup) {
+            answerLookup(from, lookup);
+        } else if (message instanceof TakenOver notice) {
+            received(notice.application(), length);
+            group.backups().takenOver(notice.application(), notice.sessionId(), sender, notice.version(),
+                    notice.holders(), group.selfName());
+            GroupSessionTransport previousOwner = applications.get(notice.application());
+            if (previousOwner != null) {
+                // the old owner reported its state in the lookup; placed as a holder, it keeps it as a copy
+                previousOwner.owned().takenOverBy(group.selfName(), sender, notice.sessionId(), notice.version())
+                        .filter(state -> state.version() == notice.version() && notice.holders().contains(group.selfName()))
+                        .ifPresent(state -> group.backups().apply(notice.application(), sender, SessionChange.full(state)));
+            }
+        }
+    }
+
+    private void applyUpdate(Address from, String sender, SessionUpdate update) {
+        GroupSessionTransport local = applications.get(update.application());
+        if (local != null && local.owned().owns(update.change().id())) {
+            // this node owns the session (it took it over): a change from elsewhere is stale
+            acknowledge(from, update.correlation());
+            return;
+        }
+        BackupStore.Outcome outcome = group.backups().apply(update.application(), sender, update.change());
+        if (outcome == BackupStore.Outcome.GAP) {
+            ReplicationMetrics.gap(meters, update.application());
+            byte[] request = codec.encode(new FullCopyRequest(update.application(), update.change().id(),
+                    update.correlation()));
+            group.messenger().send(from, request, true);
+            return;
+        }
+        acknowledge(from, update.correlation());
+    }
+
+    private void answerLookup(Address from, Lookup lookup) {
+        GroupSessionTransport local = applications.get(lookup.application());
+        Optional<StoredSession> copy = local == null ? Optional.empty() : local.owned().shadow(lookup.sessionId());
+        if (copy.isEmpty()) {
+            copy = group.backups().get(lookup.application(), lookup.sessionId());
+        }
+        byte[] reply = codec.encode(new LookupReply(lookup.correlation(), copy));
+        if (group.messenger().send(from, reply, true)) {
+            meters.counter(ReplicationMetrics.BYTES, "app", lookup.application(), "direction", ReplicationMetrics.SENT)
+                    .increment(reply.length);
+        }
+    }
+
+    private void acknowledge(Address to, long correlation) {
+        if (correlation != ReplicationMessage.NO_CORRELATION) {
+            group.messenger().send(to, codec.encode(new Acknowledgement(correlation)), true);
+        }
+    }
+
+    private void received(String application, int length) {
+        meters.counter(ReplicationMetrics.BYTES, "app", application, "direction", ReplicationMetrics.RECEIVED)
+                .increment(length);
+    }
+
+    private void reject(Address from, String reason) {
+        rejected.increment();
+        if (rejectionLogged.compareAndSet(false, true)) {
+            LOG.warn("Rejected a replication message from {}: {} (further rejections are only counted in {})",
+                    from, reason, ReplicationMetrics.REJECTED);
+        } else {
+            LOG.debug("Rejected a replication message from {}: {}", from, reason);
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.cohort.replication.group;
+
+import io.cohort.session.StoredSession;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What the owner remembers about one of its sessions: the state its holders should have (the
+ * "shadow", from which full copies are sent to new holders and to holders that fell behind) and the
+ * version each holder was last sent. Not thread-safe: callers synchronize on the instance.
+ */
+final class OwnedReplica {
+
+    /** A holder whose state is unknown (a change to it was abandoned or failed): it gets a full copy next. */
+    static final long UNKNOWN = -1;
+    /** Marks a replica this node created itself rather than took over. */
+    static final long NOT_TAKEN_OVER = -1;
+
+    /** The state the holders should have; null when sessions are not replicated continuously (onShutdown). */
+    StoredSession shadow;
+    /** Holder name to the version it was last sent (or {@link #UNKNOWN}). */
+    final Map<String, Long> holders = new HashMap<>();
+    /** The version at which this node took the session over, or {@link #NOT_TAKEN_OVER}. */
+    final long takenOverAt;
+    /** The last-access time last sent to the holders, in epoch milliseconds. */
+    long lastAccessSent;
+
+    OwnedReplica(StoredSession shadow, long takenOverAt) {
+        this.shadow = shadow;
+        this.takenOverAt = takenOverAt;
+        this.lastAccessSent = shadow == null ? 0 : shadow.lastAccessed().toEpochMilli();
+    }
+
+    /** Whether {@code holder} has exactly the version before {@code version}, so a delta suffices. */
+    boolean canTakeDelta(String holder, long version) {
+        Long held = holders.get(holder);
+        return held != null && held == version - 1;
+    }
+}

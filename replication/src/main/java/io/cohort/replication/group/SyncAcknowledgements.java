@@ -1,0 +1,57 @@
+package io.cohort.replication.group;
+
+import java.util.Collection;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Changes waiting for their holders to report that they applied them. Each waiting change has a
+ * correlation number carried by its messages; it is done when every holder acknowledged it or left
+ * the group. Thread-safe.
+ */
+final class SyncAcknowledgements {
+
+    private final AtomicLong nextCorrelation = new AtomicLong();
+    private final ConcurrentMap<Long, Waiting> waiting = new ConcurrentHashMap<>();
+
+    private record Waiting(Set<String> holders, CompletableFuture<Void> done) {
+    }
+
+    /** A correlation for a change sent to {@code holders} (member names), and the future of their acknowledgements. */
+    Registration register(Collection<String> holders) {
+        long correlation = nextCorrelation.incrementAndGet();
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        if (holders.isEmpty()) {
+            done.complete(null);
+            return new Registration(correlation, done);
+        }
+        Set<String> remaining = ConcurrentHashMap.newKeySet();
+        remaining.addAll(holders);
+        waiting.put(correlation, new Waiting(remaining, done));
+        done.whenComplete((ok, error) -> waiting.remove(correlation));
+        return new Registration(correlation, done);
+    }
+
+    record Registration(long correlation, CompletableFuture<Void> done) {
+    }
+
+    void acknowledged(long correlation, String holder) {
+        Waiting w = waiting.get(correlation);
+        if (w != null && w.holders().remove(holder) && w.holders().isEmpty()) {
+            w.done().complete(null);
+        }
+    }
+
+    /** Members still in the group; acknowledgements owed by anyone else are waived. */
+    void membersAre(Set<String> present) {
+        for (Waiting w : waiting.values()) {
+            w.holders().retainAll(present);
+            if (w.holders().isEmpty()) {
+                w.done().complete(null);
+            }
+        }
+    }
+}

@@ -1,0 +1,158 @@
+package io.cohort.replication.group;
+
+import io.cohort.cluster.Member;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.ReplicationMetrics.LookupOutcome;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.ReplicationMessage.Lookup;
+import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.TakenOver;
+import io.cohort.session.StoredSession;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes over a session this node does not own (a cache miss: its owner died, left, or the balancer
+ * sent the user elsewhere).
+ *
+ * <ol>
+ *   <li>A copy in the local backup store is promoted; the members most likely to hold a copy (the
+ *       placement's best candidates) are asked in the same moment whether they have a newer one,
+ *       since this node may have been cut off while the owner went on.</li>
+ *   <li>Without a local copy those likely holders are asked, then, if none has it, every other
+ *       member. The whole search waits at most {@code cache-miss-delay}; the copy with the highest
+ *       version wins.</li>
+ *   <li>The node becomes the owner and sends {@link TakenOver} to every other member: the old owner
+ *       stops replicating the session, holders outside the new placement (or with another version)
+ *       drop their copy. Then the write-quota is restored from here: placed holders that did not
+ *       report the taken version get a full copy.</li>
+ * </ol>
+ * With the onShutdown trigger the session is not sent again until this node stops gracefully.
+ */
+final class TakeoverCoordinator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TakeoverCoordinator.class);
+
+    private final GroupSessionTransport transport;
+    private final GroupContext group;
+    private final ReplicationMetrics metrics;
+
+    TakeoverCoordinator(GroupSessionTransport transport, GroupContext group, ReplicationMetrics metrics) {
+        this.transport = transport;
+        this.group = group;
+        this.metrics = metrics;
+    }
+
+    Optional<StoredSession> takeOver(String sessionId, Duration wait) {
+        String app = transport.application();
+        if (group.backups().removed(app, sessionId)) {
+            metrics.lookedUp(LookupOutcome.NOT_FOUND); // invalidated: never resurrect it
+            return Optional.empty();
+        }
+        Optional<StoredSession> local = group.backups().promote(app, sessionId);
+        Optional<LookupRequests.Found> found;
+        try {
+            found = local.isPresent() ? confirm(sessionId, local.get(), wait) : search(sessionId, wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            found = local.map(copy -> new LookupRequests.Found(copy, Set.of()));
+        }
+        if (found.isEmpty()) {
+            metrics.lookedUp(LookupOutcome.NOT_FOUND);
+            return Optional.empty();
+        }
+        boolean fromHere = local.isPresent() && found.get().copy() == local.get();
+        metrics.lookedUp(fromHere ? LookupOutcome.FOUND_LOCAL : LookupOutcome.FOUND_REMOTE);
+        become(sessionId, found.get().copy(), found.get().holders());
+        return Optional.of(found.get().copy());
+    }
+
+    /**
+     * A local copy was found: before trusting it, ask the other likely holders whether one of them
+     * has a newer version (this node may have been cut off while the owner went on); one round trip
+     * among live members, bounded by the cache-miss delay.
+     */
+    private Optional<LookupRequests.Found> confirm(String sessionId, StoredSession local, Duration wait)
+            throws InterruptedException {
+        List<Member> others = group.membership().others();
+        List<String> likely = transport.placement().likelyHolders(sessionId, others).stream().map(Member::name).toList();
+        Optional<LookupRequests.Found> remote = likely.isEmpty() ? Optional.empty()
+                : ask(sessionId, likely, System.nanoTime() + wait.toNanos());
+        if (remote.isPresent() && remote.get().copy().version() > local.version()) {
+            return remote;
+        }
+        Set<String> sameVersion = remote.filter(r -> r.copy().version() == local.version())
+                .map(LookupRequests.Found::holders).orElse(Set.of());
+        return Optional.of(new LookupRequests.Found(local, sameVersion));
+    }
+
+    private Optional<LookupRequests.Found> search(String sessionId, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        List<Member> others = group.membership().others();
+        if (others.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> likely = transport.placement().likelyHolders(sessionId, others).stream().map(Member::name).toList();
+        Optional<LookupRequests.Found> found = ask(sessionId, likely, deadline);
+        if (found.isPresent()) {
+            return found;
+        }
+        List<String> rest = others.stream().map(Member::name).filter(name -> !likely.contains(name)).toList();
+        return rest.isEmpty() ? Optional.empty() : ask(sessionId, rest, deadline);
+    }
+
+    private Optional<LookupRequests.Found> ask(String sessionId, List<String> members, long deadline)
+            throws InterruptedException {
+        long correlation = group.lookups().open(members);
+        byte[] frame = group.messenger().encode(new Lookup(transport.application(), sessionId, correlation));
+        for (String member : members) {
+            if (group.messenger().send(member, frame, true)) {
+                metrics.sentBytes(frame.length);
+            } else {
+                group.lookups().answered(correlation, member, Optional.empty());
+            }
+        }
+        return group.lookups().await(correlation, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+
+    /** Makes this node the owner of {@code copy}; {@code knownHolders} reported having exactly its version. */
+    private void become(String sessionId, StoredSession copy, Set<String> knownHolders) {
+        metrics.tookOver();
+        List<String> holders = transport.holderNames(sessionId);
+        OwnedReplica replica = new OwnedReplica(transport.continuous() ? copy : null, copy.version());
+        byte[] fullCopy = null;
+        List<String> missing;
+        synchronized (replica) {
+            for (String holder : holders) {
+                if (knownHolders.contains(holder)) {
+                    replica.holders.put(holder, copy.version());
+                }
+            }
+            missing = holders.stream().filter(h -> !replica.holders.containsKey(h)).toList();
+            if (transport.continuous() && !missing.isEmpty()) {
+                fullCopy = group.messenger().encode(new SessionUpdate(transport.application(), 0, SessionChange.full(copy)));
+                missing.forEach(h -> replica.holders.put(h, copy.version()));
+            }
+        }
+        transport.owned().adopt(sessionId, replica);
+        byte[] notice = group.messenger().encode(new TakenOver(transport.application(), sessionId, copy.version(), holders));
+        for (Member other : group.membership().others()) {
+            if (group.messenger().send(other.name(), notice, false)) {
+                metrics.sentBytes(notice.length);
+            }
+        }
+        if (fullCopy != null) {
+            for (String holder : missing) {
+                if (group.messenger().send(holder, fullCopy, false)) {
+                    metrics.sentBytes(fullCopy.length);
+                }
+            }
+        }
+        LOG.debug("{}: took over session {} at version {}; holders {}", transport.application(), sessionId,
+                copy.version(), holders);
+    }
+}

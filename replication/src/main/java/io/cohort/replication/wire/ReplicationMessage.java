@@ -1,0 +1,106 @@
+package io.cohort.replication.wire;
+
+import io.cohort.cluster.Member;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.StoredSession;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Everything members of a replication group say to each other. Encoded by {@link MessageCodec};
+ * never Java-serialized. A {@code correlation} of {@link #NO_CORRELATION} means "no answer wanted".
+ *
+ * <p>Who sends what: the owner of a session sends {@link SessionUpdate}, {@link SessionRemoved},
+ * {@link ReleaseCopy} and {@link Touch} to the holders of its copies; a holder answers
+ * {@link Acknowledgement} when asked and {@link FullCopyRequest} when it detects a version gap; a
+ * member missing a session sends {@link Lookup}, gets {@link LookupReply}, and announces
+ * {@link TakenOver} when it becomes the owner. {@link Hello} tells new members who the sender is.
+ */
+public sealed interface ReplicationMessage {
+
+    long NO_CORRELATION = 0;
+
+    /** The sender's member data, sent to members that joined the view. */
+    record Hello(Member member) implements ReplicationMessage {
+        public Hello {
+            Objects.requireNonNull(member, "member");
+        }
+    }
+
+    /** A change the holder applies in version order; acknowledged after applying if correlated. */
+    record SessionUpdate(String application, long correlation, SessionChange change) implements ReplicationMessage {
+        public SessionUpdate {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(change, "change");
+        }
+    }
+
+    /** The owner invalidated the session or it expired: the copy goes and never comes back. */
+    record SessionRemoved(String application, String sessionId, RemovalCause cause) implements ReplicationMessage {
+        public SessionRemoved {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(sessionId, "sessionId");
+            Objects.requireNonNull(cause, "cause");
+        }
+    }
+
+    /** The holder is no longer in the session's placement: drop the copy if it is not newer. */
+    record ReleaseCopy(String application, String sessionId, long version) implements ReplicationMessage {
+        public ReleaseCopy {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(sessionId, "sessionId");
+        }
+    }
+
+    /** The session was used without changes: keeps the copy's last-access time current. */
+    record Touch(String application, String sessionId, long version, java.time.Instant lastAccessed)
+            implements ReplicationMessage {
+        public Touch {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(sessionId, "sessionId");
+            Objects.requireNonNull(lastAccessed, "lastAccessed");
+        }
+    }
+
+    /** A holder applied (or deliberately ignored) the correlated update. */
+    record Acknowledgement(long correlation) implements ReplicationMessage {
+    }
+
+    /** A holder saw a version gap (or has no copy to apply a delta to) and asks the owner for all of it. */
+    record FullCopyRequest(String application, String sessionId, long correlation) implements ReplicationMessage {
+        public FullCopyRequest {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(sessionId, "sessionId");
+        }
+    }
+
+    /** Does the receiver hold a copy of this session? */
+    record Lookup(String application, String sessionId, long correlation) implements ReplicationMessage {
+        public Lookup {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(sessionId, "sessionId");
+        }
+    }
+
+    /** The answer to a {@link Lookup}: the receiver's copy, or empty. */
+    record LookupReply(long correlation, Optional<StoredSession> copy) implements ReplicationMessage {
+        public LookupReply {
+            Objects.requireNonNull(copy, "copy");
+        }
+    }
+
+    /**
+     * The sender now owns the session at {@code version}; {@code holders} are the members it places
+     * copies on. Others drop their copy; a listed holder keeps a copy of exactly that version.
+     */
+    record TakenOver(String application, String sessionId, long version, List<String> holders)
+            implements ReplicationMessage {
+        public TakenOver {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(sessionId, "sessionId");
+            holders = List.copyOf(holders);
+        }
+    }
+}

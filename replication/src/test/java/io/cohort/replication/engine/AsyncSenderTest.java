@@ -1,0 +1,100 @@
+package io.cohort.replication.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class AsyncSenderTest {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final ReplicationMetrics metrics = new ReplicationMetrics(registry, "shop");
+
+    /** A dispatch that records its sending, optionally blocking until released. */
+    private static final class Probe implements Dispatch {
+        final int n;
+        final List<Integer> log;
+        final CountDownLatch gate;
+        volatile boolean abandoned;
+
+        Probe(int n, List<Integer> log, CountDownLatch gate) {
+            this.n = n;
+            this.log = log;
+            this.gate = gate;
+        }
+
+        @Override
+        public void send() {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            log.add(n);
+        }
+
+        @Override
+        public CompletableFuture<Void> applied() {
+            return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public void abandon() {
+            abandoned = true;
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return false;
+        }
+    }
+
+    @Test
+    void changesOfOneSessionLeaveInTheOrderTheyCame() throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        try (AsyncSender sender = new AsyncSender("shop", 1000, 4, metrics)) {
+            for (int i = 0; i < 500; i++) {
+                sender.deliver("session-1", new Probe(i, log, new CountDownLatch(0)));
+            }
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        }
+        assertThat(log).hasSize(500).isSorted();
+    }
+
+    @Test
+    void aFullQueueMakesTheCallerWaitThenDropsCountsAndAbandons() throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        CountDownLatch blocked = new CountDownLatch(1);
+        try (AsyncSender sender = new AsyncSender("shop", 2, 1, metrics)) {
+            sender.deliver("s", new Probe(0, log, blocked)); // taken by the sender thread, which blocks
+            AtomicInteger queued = new AtomicInteger();
+            Probe dropped = null;
+            for (int i = 1; i <= 4; i++) {
+                Probe p = new Probe(i, log, new CountDownLatch(0));
+                long start = System.nanoTime();
+                sender.deliver("s", p);
+                if (p.abandoned) {
+                    dropped = p;
+                    assertThat(Duration.ofNanos(System.nanoTime() - start))
+                            .isGreaterThanOrEqualTo(AsyncSender.BACK_PRESSURE_WAIT.minusMillis(20));
+                } else {
+                    queued.incrementAndGet();
+                }
+            }
+            assertThat(dropped).as("a change dropped after back-pressure").isNotNull();
+            assertThat(queued.get()).isLessThanOrEqualTo(3);
+            assertThat(registry.counter(ReplicationMetrics.DROPPED, "app", "shop").count()).isPositive();
+            blocked.countDown();
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+}

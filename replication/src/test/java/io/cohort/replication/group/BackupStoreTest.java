@@ -1,0 +1,108 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.SessionChange;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class BackupStoreTest {
+
+    private static final Instant T = Instant.parse("2026-11-21T10:00:00Z");
+    private final BackupStore store = new BackupStore();
+
+    private static SessionChange full(long version, String value) {
+        return new SessionChange("s", version, ChangeKind.FULL, T, T, 60_000, Map.of("a", value.getBytes()), Set.of());
+    }
+
+    private static SessionChange delta(long version, String value) {
+        return new SessionChange("s", version, ChangeKind.DELTA, T, T.plusSeconds(version), 60_000,
+                Map.of("b", value.getBytes()), Set.of("a"));
+    }
+
+    @Test
+    void deltasApplyInVersionOrderOnly() {
+        assertThat(store.apply("shop", "a", full(1, "x"))).isEqualTo(BackupStore.Outcome.APPLIED);
+        assertThat(store.apply("shop", "a", delta(2, "y"))).isEqualTo(BackupStore.Outcome.APPLIED);
+        assertThat(store.apply("shop", "a", delta(2, "y"))).isEqualTo(BackupStore.Outcome.STALE);
+        assertThat(store.apply("shop", "a", delta(4, "z"))).isEqualTo(BackupStore.Outcome.GAP);
+
+        var copy = store.get("shop", "s").orElseThrow();
+        assertThat(copy.version()).isEqualTo(2);
+        assertThat(copy.attributes()).containsOnlyKeys("b");
+    }
+
+    @Test
+    void aDeltaWithoutACopyIsAGapAndAnOlderFullCopyNeverWins() {
+        assertThat(store.apply("shop", "a", delta(3, "y"))).isEqualTo(BackupStore.Outcome.GAP);
+        assertThat(store.apply("shop", "a", full(5, "new"))).isEqualTo(BackupStore.Outcome.APPLIED);
+        assertThat(store.apply("shop", "b", full(4, "old"))).isEqualTo(BackupStore.Outcome.STALE);
+        assertThat(new String(store.get("shop", "s").orElseThrow().attributes().get("a"))).isEqualTo("new");
+    }
+
+    @Test
+    void aRemovedSessionIsNotResurrectedByALateChange() {
+        store.apply("shop", "a", full(1, "x"));
+        store.remove("shop", "s");
+
+        assertThat(store.apply("shop", "a", full(2, "late"))).isEqualTo(BackupStore.Outcome.REMOVED);
+        assertThat(store.get("shop", "s")).isEmpty();
+    }
+
+    @Test
+    void copiesAreKeptPerApplication() {
+        store.apply("shop", "a", full(1, "x"));
+
+        assertThat(store.get("blog", "s")).isEmpty();
+        assertThat(store.count("shop")).isEqualTo(1);
+        assertThat(store.count("blog")).isZero();
+    }
+
+    @Test
+    void orphansAreSweptOnlyLongAfterTheirInactiveInterval() {
+        store.apply("shop", "a", full(1, "x")); // last accessed T, max inactive 60 s
+
+        assertThat(store.sweep(T.plus(Duration.ofSeconds(90)))).isZero();
+        assertThat(store.sweep(T.plus(Duration.ofSeconds(121)))).isEqualTo(1);
+        assertThat(store.get("shop", "s")).isEmpty();
+    }
+
+    @Test
+    void aTakeoverKeepsOnlyCopiesOfThePlacedHoldersAtTheTakenVersion() {
+        store.apply("shop", "old-owner", full(3, "x"));
+        store.takenOver("shop", "s", "new-owner", 3, List.of("me"), "me");
+        assertThat(store.get("shop", "s")).isPresent();
+
+        store.takenOver("shop", "s", "third", 4, List.of("me"), "me");
+        assertThat(store.get("shop", "s")).as("another version: dropped").isEmpty();
+
+        store.apply("shop", "old-owner", full(3, "x"));
+        store.takenOver("shop", "s", "new-owner", 3, List.of("someone-else"), "me");
+        assertThat(store.get("shop", "s")).as("not placed here: dropped").isEmpty();
+    }
+
+    @Test
+    void aReleaseDropsTheCopyUnlessItIsNewer() {
+        store.apply("shop", "a", full(5, "x"));
+        store.release("shop", "s", 4);
+        assertThat(store.get("shop", "s")).isPresent();
+        store.release("shop", "s", 5);
+        assertThat(store.get("shop", "s")).isEmpty();
+    }
+
+    @Test
+    void aTouchRefreshesTheLastAccessOfTheCurrentVersion() {
+        store.apply("shop", "a", full(2, "x"));
+        store.touch("shop", "s", 2, T.plusSeconds(30));
+        store.touch("shop", "s", 1, T.plusSeconds(90));
+        assertThat(store.get("shop", "s").orElseThrow().lastAccessed()).isEqualTo(T.plusSeconds(30));
+    }
+}

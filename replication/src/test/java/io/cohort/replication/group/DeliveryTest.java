@@ -1,0 +1,113 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.Delivery;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.session.contract.TestSession;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Synchronous delivery waits for the holder; asynchronous delivery keeps each session's order. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class DeliveryTest {
+
+    @Test
+    void synchronousChangeIsAppliedByTheHolderWhenTheCallReturns() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(5))))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(owner);
+            TestSession session = visit.session();
+
+            for (int step = 1; step <= 20; step++) {
+                synchronized (session) {
+                    session.set("step", step);
+                    owner.store().attributeChanged(session, "step");
+                    assertThat(holder.backupVersion(session.id())).as("holder version right after change %d", step)
+                            .isEqualTo(session.version());
+                }
+            }
+            assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
+            assertThat(owner.meters().find(ReplicationMetrics.SYNC_LATENCY).timer().count()).isGreaterThanOrEqualTo(20);
+        }
+    }
+
+    @Test
+    void synchronousDeliveryGivesUpAfterTheTimeoutAndCounts() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofMillis(300))))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            holder.service().channel().channel().getProtocolStack()
+                    .insertProtocol(new org.jgroups.protocols.DISCARD().discardAll(true)
+                            .setAddress(holder.service().channel().channel().getAddress()),
+                            org.jgroups.stack.ProtocolStack.Position.ABOVE, org.jgroups.protocols.TP.class);
+
+            long start = System.nanoTime();
+            new ShopVisit(owner).request(java.util.Map.of("a", "1"));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+            assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void asynchronousChangesArriveLaterInOrderUnderConcurrentChangesToOneSession() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE,
+                Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(owner);
+            TestSession session = visit.session();
+            int threads = 4;
+            int changesPerThread = 250;
+
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    String name = "t" + t;
+                    done.add(pool.submit(() -> {
+                        for (int n = 1; n <= changesPerThread; n++) {
+                            synchronized (session) {
+                                session.set(name, n);
+                                session.set("total", session.get("total") == null ? 1 : (Integer) session.get("total") + 1);
+                                owner.store().attributeChanged(session, name);
+                                owner.store().attributeChanged(session, "total");
+                            }
+                        }
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get(20, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+
+            long last = visit.version();
+            Await.until("the holder applied every change up to version " + last, () -> holder.backupVersion(visit.id()) == last);
+            var copy = holder.backup(visit.id()).orElseThrow();
+            assertThat(TestMember.CODEC.deserialize("total", copy.attributes().get("total"))).isEqualTo(threads * changesPerThread);
+            for (int t = 0; t < threads; t++) {
+                assertThat(TestMember.CODEC.deserialize("t" + t, copy.attributes().get("t" + t))).isEqualTo(changesPerThread);
+            }
+            assertThat(holder.counter(ReplicationMetrics.GAPS, "app", TestGroup.APP))
+                    .as("changes applied out of order").isZero();
+        }
+    }
+}

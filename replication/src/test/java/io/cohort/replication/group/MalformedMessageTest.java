@@ -1,0 +1,38 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Garbage on the wire is rejected and counted; the receiving member keeps working. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class MalformedMessageTest {
+
+    @Test
+    void garbageIsRejectedCountedAndTheMemberKeepsReplicating() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember sender = members.get(0);
+            TestMember receiver = members.get(1);
+            byte[] random = new byte[300];
+            new Random(42).nextBytes(random);
+            byte[] hugeLength = {(byte) 0xC7, 1, 2, 4, 's', 'h', 'o', 'p', 0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F};
+            byte[] unknownType = {(byte) 0xC7, 1, 99};
+
+            GroupFaults.sendRaw(sender, receiver, random);
+            GroupFaults.sendRaw(sender, receiver, hugeLength);
+            GroupFaults.sendRaw(sender, receiver, unknownType);
+            GroupFaults.sendRaw(sender, receiver, new byte[0]);
+
+            Await.until("four frames rejected", () -> receiver.rejectedMessages() == 4);
+            ShopVisit visit = new ShopVisit(sender).request(Map.of("still", "working"));
+            Await.until("replication still works", () -> receiver.backupVersion(visit.id()) == visit.version());
+            assertThat(receiver.rejectedMessages()).isEqualTo(4);
+        }
+    }
+}

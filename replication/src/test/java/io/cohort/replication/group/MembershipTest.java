@@ -1,0 +1,60 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.cluster.Member;
+import io.cohort.config.Delivery;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ReplicationMetrics;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The cluster view each member reports: JGroups membership plus the data members exchange on joining. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class MembershipTest {
+
+    @Test
+    void clusterViewListsEveryMemberWithItsHostAndAddressesAndTellsListeners() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            TestMember a = group.start(0, "a", "blade1");
+            List<List<String>> heard = new CopyOnWriteArrayList<>();
+            a.service().clusterView().onChange(members -> heard.add(members.stream().map(Member::name).toList()));
+            TestMember b = group.start(1, "b", "blade2");
+            TestGroup.awaitMembers(List.of(a, b));
+
+            Member bSeenByA = a.service().clusterView().members().stream()
+                    .filter(m -> m.name().equals("b")).findFirst().orElseThrow();
+            assertThat(bSeenByA).isEqualTo(b.service().clusterView().self());
+            assertThat(bSeenByA.host()).isEqualTo("blade2");
+            Await.until("a's listener heard of b", () -> heard.contains(List.of("a", "b")));
+
+            b.crash();
+            Await.until("a's listener heard b leave", () -> heard.get(heard.size() - 1).equals(List.of("a")));
+        }
+    }
+
+    @Test
+    void afterAPartitionHealsEveryMemberKnowsEveryOtherAgain() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(2, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
+            List<TestMember> members = group.startMembers(3);
+            GroupFaults.isolate(members.get(2));
+            TestGroup.awaitMembers(members.subList(0, 2));
+
+            GroupFaults.heal(members.get(2));
+
+            TestGroup.awaitMembers(members);
+            for (int i = 0; i < 5; i++) {
+                ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("n", i));
+                assertThat(members.get(2).backupVersion(visit.id())).isEqualTo(visit.version());
+            }
+            assertThat(members.get(0).counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
+        }
+    }
+}

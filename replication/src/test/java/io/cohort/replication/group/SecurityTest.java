@@ -1,0 +1,101 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cohort.config.Secret;
+import io.cohort.config.SecurityConfig;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.session.StoredSession;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A secured group (AUTH with a token derived from the secret; SYM_ENCRYPT unless encrypt="false";
+ * every replication frame sealed): a member with the wrong secret neither joins nor injects.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SecurityTest {
+
+    /** An intruder's join requests go unanswered (they cannot be decrypted): give up soon. */
+    private static final Map<String, String> FEW_JOIN_ATTEMPTS = Map.of("cohort.max_join_attempts", "3");
+    private static final Optional<SecurityConfig> WRONG = Optional.of(new SecurityConfig(new Secret("guessed", "test"), true));
+
+    @Test
+    void membersWithTheSecretFormAGroupAndReplicate() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
+            List<TestMember> members = group.startMembers(2);
+            ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", "EST-1"));
+            Await.until("the copy arrives", () -> members.get(1).backupVersion(visit.id()) == visit.version());
+        }
+    }
+
+    @Test
+    void memberWithAWrongSecretCannotJoinAnEncryptedGroup() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)
+                .tuning(FEW_JOIN_ATTEMPTS)) {
+            List<TestMember> members = group.startMembers(2);
+
+            TestMember intruder = group.start(2, "x", WRONG);
+
+            assertThat(intruder.memberNames()).containsExactly("x");
+            assertThat(members.get(0).memberNames()).containsExactlyInAnyOrder("a", "b");
+            assertThat(members.get(1).memberNames()).containsExactlyInAnyOrder("a", "b");
+        }
+    }
+
+    @Test
+    void memberWithAWrongSecretIsRefusedByAnAuthenticatedGroup() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+            List<TestMember> members = group.startMembers(2);
+            Optional<SecurityConfig> wrong = Optional.of(new SecurityConfig(new Secret("guessed", "test"), false));
+
+            assertThatThrownBy(() -> group.start(2, "x", wrong)).hasStackTraceContaining("authentication failed");
+            assertThat(members.get(0).memberNames()).containsExactlyInAnyOrder("a", "b");
+        }
+    }
+
+    @Test
+    void memberWithoutTheSecretCannotInjectIntoAnAuthenticatedGroup() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+            List<TestMember> members = group.startMembers(1);
+            TestMember victim = members.get(0);
+            TestMember intruder = group.startLoner(3, "x", Optional.empty()); // does not ask to join: sends directly
+            GroupFaults.introduce(intruder, victim);
+
+            GroupFaults.send(intruder, victim, forgedUpdate("forged"));
+
+            Await.until("the forged frame is rejected", () -> victim.rejectedMessages() == 1);
+            assertThat(victim.backup("forged")).isEmpty();
+        }
+    }
+
+    @Test
+    void memberWithAWrongSecretCannotInjectIntoAnEncryptedGroup() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)
+                .tuning(FEW_JOIN_ATTEMPTS)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            TestMember intruder = group.start(2, "x", WRONG);
+
+            GroupFaults.send(intruder, victim, forgedUpdate("forged"));
+            // a legitimate change sent afterwards: once it is there, the forged one had its chance
+            ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", "EST-1"));
+            Await.until("the legitimate copy arrives", () -> victim.backupVersion(visit.id()) == visit.version());
+
+            assertThat(victim.backup("forged")).isEmpty();
+        }
+    }
+
+    private static SessionUpdate forgedUpdate(String id) {
+        StoredSession forged = new StoredSession(id, 1, Instant.now(), Instant.now(), 60_000,
+                Map.of("admin", new byte[] {1, 2, 3}));
+        return new SessionUpdate(TestGroup.APP, 0, SessionChange.full(forged));
+    }
+}

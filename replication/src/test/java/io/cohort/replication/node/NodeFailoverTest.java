@@ -1,0 +1,133 @@
+package io.cohort.replication.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.CohortConfig;
+import io.cohort.config.ConfigLoader;
+import io.cohort.node.CohortNode;
+import io.cohort.replication.group.Await;
+import io.cohort.replication.group.TestPorts;
+import io.cohort.testapp.TestWars;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two real nodes (embedded Jetty, a distributable test WAR) that find this module through
+ * ServiceLoader: a session created on n1 is served by n2, with its attributes and n2's route, after
+ * n1 stopped gracefully.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class NodeFailoverTest {
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String cluster = "e2e-" + UUID.randomUUID().toString().substring(0, 8);
+    private final int port1 = TestPorts.freePort();
+    private final int port2 = TestPorts.freePort();
+    private CohortNode n1;
+    private CohortNode n2;
+
+    @BeforeEach
+    void startTwoNodes(@TempDir Path home) throws Exception {
+        n1 = node(home.resolve("n1"), "n1", port1);
+        n2 = node(home.resolve("n2"), "n2", port2);
+        Await.until("both nodes see each other", () -> n1.metrics() != null
+                && members(n1) == 2 && members(n2) == 2);
+    }
+
+    @AfterEach
+    void stopNodes() {
+        if (n1 != null) {
+            n1.stop();
+        }
+        if (n2 != null) {
+            n2.stop();
+        }
+    }
+
+    @Test
+    void sessionCreatedOnOneNodeIsServedByTheOtherAfterAGracefulStop() throws Exception {
+        HttpResponse<String> first = get(n1, "/app/session?set=cart&value=EST-1", null);
+        String cookie = cookie(first, "JSESSIONID");
+        assertThat(cookie).endsWith(".n1");
+        String id = cookie.substring(0, cookie.lastIndexOf('.'));
+        HttpResponse<String> second = get(n1, "/app/session?set=step&value=2", "JSESSIONID=" + cookie);
+        assertThat(cookie(second, "COHORT_BACKUP")).as("the balancer learns where the copy is").isEqualTo("n2");
+
+        n1.stop();
+        HttpResponse<String> atN2 = get(n2, "/app/session", "JSESSIONID=" + cookie);
+
+        assertThat(atN2.body()).contains("id=" + id, "cart=EST-1", "step=2");
+        assertThat(cookie(atN2, "JSESSIONID")).isEqualTo(id + ".n2");
+    }
+
+    private CohortNode node(Path home, String name, int port) throws Exception {
+        Files.createDirectories(home.resolve("webapps"));
+        TestWars.write(home.resolve("webapps").resolve("app.war"), "1", true);
+        String xml = """
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="%s" host="host-%s" http-port="0" webapps="webapps" work-dir="work"
+                        scan-interval="0s" graceful-stop="5s"/>
+                  <admin port="0"/>
+                  <cluster name="%s" cache-miss-delay="2000ms">
+                    <replication-policy trigger="onRequestEnd" scope="modifiedAttributes"/>
+                    <protocol>
+                      <peer bind-addr="127.0.0.1" start-port="%d" range="1" timeout="500ms">
+                        <member host="127.0.0.1" port="%d"/>
+                        <member host="127.0.0.1" port="%d"/>
+                      </peer>
+                    </protocol>
+                  </cluster>
+                </cohort>
+                """.formatted(name, name, cluster, port, port1, port2);
+        Path file = home.resolve("cohort.xml");
+        Files.writeString(file, xml);
+        CohortConfig config = ConfigLoader.parse(file.toString(),
+                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home, Map.<String, String>of()::get);
+        return CohortNode.start(config);
+    }
+
+    private static int members(CohortNode node) {
+        try {
+            HttpResponse<String> health = HttpClient.newHttpClient().send(
+                    HttpRequest.newBuilder(node.self().adminAddress().resolve("/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            var matcher = java.util.regex.Pattern.compile("\"members\"\\s*:\\s*(\\d+)").matcher(health.body());
+            return matcher.find() ? Integer.parseInt(matcher.group(1)) : -1;
+        } catch (Exception e) {
+            return -1;
+        }
+    }
+
+    private HttpResponse<String> get(CohortNode node, String path, String cookies) throws Exception {
+        URI uri = node.self().httpAddress().resolve(path);
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
+        if (cookies != null) {
+            request.header("Cookie", cookies);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+        return response;
+    }
+
+    private static String cookie(HttpResponse<String> response, String name) {
+        return response.headers().allValues("Set-Cookie").stream()
+                .filter(c -> c.startsWith(name + "="))
+                .map(c -> c.substring(name.length() + 1, c.indexOf(';') < 0 ? c.length() : c.indexOf(';')))
+                .findFirst().orElse(null);
+    }
+}

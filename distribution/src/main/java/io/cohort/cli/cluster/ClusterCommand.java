@@ -77,6 +77,17 @@ public final class ClusterCommand implements Callable<Integer> {
     @Mixin
     ShopOptions shop = new ShopOptions();
 
+    @Option(names = "--pattern", paramLabel = "ABCD[wqN]|none", defaultValue = "2211",
+            description = "Session replication in the study's notation: protocol (1 multicast, 2 peer), trigger "
+                    + "(1 onSetAttribute, 2 onRequestEnd, 3 onShutdown), scope (1 modified, 2 all), delivery "
+                    + "(1 async, 2 sync), wqN = write-quota N; none = no replication (default: ${DEFAULT-VALUE}).")
+    String pattern;
+
+    @Option(names = "--replication-base-port", paramLabel = "PORT", defaultValue = "7800",
+            description = "Replication port of n1 (peer: nK gets base+K-1; multicast: the group's port); 0 for "
+                    + "free ports (default: ${DEFAULT-VALUE}).")
+    int replicationBasePort;
+
     @Option(names = "--no-balancer", description = "Start no load balancers.")
     boolean noBalancer;
 
@@ -209,12 +220,26 @@ public final class ClusterCommand implements Callable<Integer> {
                 ? LocalClusterPlan.hostPerNode(nodes)
                 : LocalClusterPlan.roundRobin(hosts.names, nodes);
         try {
+            ReplicationPattern replication = ReplicationPattern.parse(pattern);
             return new LocalClusterPlan(dir.toAbsolutePath().normalize(), hostNames, basePort, adminBasePort,
                     allWars.stream().map(w -> w.toAbsolutePath().normalize()).distinct().toList(), gracefulStop,
-                    database);
+                    database, new ReplicationPlan(replication, replicationPorts(replication, nodes)));
+        } catch (java.io.IOException e) {
+            throw new ParameterException(spec.commandLine(), "no free replication ports: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+    }
+
+    private List<Integer> replicationPorts(ReplicationPattern replication, int count) throws java.io.IOException {
+        if (!replication.replicates()) {
+            return List.of();
+        }
+        List<Integer> ports = new ArrayList<>();
+        for (int k = 0; k < count; k++) {
+            ports.add(replicationBasePort == 0 ? FreePorts.loopback() : replicationBasePort + k);
+        }
+        return ports;
     }
 
     private void stop(LocalCluster cluster, AtomicBoolean stopping, PrintWriter out) {

@@ -1,8 +1,6 @@
 package io.cohort.cli.cluster;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -30,7 +28,7 @@ public final class EmbeddedH2Server implements AutoCloseable {
         Files.createDirectories(directory);
         // H2 listens on every interface unless told otherwise; this process's server is for local nodes only
         System.setProperty("h2.bindAddress", "127.0.0.1");
-        int port = freeLoopbackPort();
+        int port = FreePorts.loopback();
         try {
             Server server = Server.createTcpServer("-tcpPort", Integer.toString(port), "-baseDir",
                     directory.toAbsolutePath().toString(), "-ifNotExists").start();
@@ -52,11 +50,5 @@ public final class EmbeddedH2Server implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
-    }
-
-    private static int freeLoopbackPort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 }

@@ -33,6 +33,9 @@ public final class LocalCluster {
         this.plan = plan;
         Map<String, String> environment = new java.util.HashMap<>(Map.of(PlannedNode.TOKEN_ENV, token));
         plan.database().flatMap(ShopDatabase::password).ifPresent(p -> environment.put(ShopDatabase.PASSWORD_ENV, p));
+        if (plan.replication().pattern().replicates()) {
+            environment.put(ReplicationPlan.SECRET_ENV, randomToken()); // members authenticate; traffic encrypted
+        }
         this.processes = new NodeProcesses(java, environment);
     }
 

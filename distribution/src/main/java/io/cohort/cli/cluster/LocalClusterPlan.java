@@ -25,9 +25,10 @@ import java.util.stream.IntStream;
  * @param wars          WARs copied into every node's webapps
  * @param gracefulStop  how long each node's stop may take
  * @param database      the shop's database, given to every node as {@code jdbc/jpetstore}
+ * @param replication   how the nodes replicate sessions
  */
 public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int adminBasePort, List<Path> wars,
-        Duration gracefulStop, Optional<ShopDatabase> database) {
+        Duration gracefulStop, Optional<ShopDatabase> database, ReplicationPlan replication) {
 
     /** Most nodes one local cluster may have; each is a JVM. */
     public static final int MAX_NODES = 64;
@@ -41,6 +42,10 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
         wars = List.copyOf(wars);
         Objects.requireNonNull(gracefulStop, "gracefulStop");
         Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(replication, "replication");
+        if (replication.pattern().replicates() && replication.ports().size() != hosts.size()) {
+            throw new IllegalArgumentException("one replication port per node is needed");
+        }
         if (hosts.isEmpty() || hosts.size() > MAX_NODES) {
             throw new IllegalArgumentException("a local cluster has 1 to " + MAX_NODES + " nodes, not " + hosts.size());
         }
@@ -62,12 +67,19 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
     /** A plan without a shop database. */
     public LocalClusterPlan(Path dir, List<String> hosts, int basePort, int adminBasePort, List<Path> wars,
             Duration gracefulStop) {
-        this(dir, hosts, basePort, adminBasePort, wars, gracefulStop, Optional.empty());
+        this(dir, hosts, basePort, adminBasePort, wars, gracefulStop, Optional.empty(),
+                new ReplicationPlan(ReplicationPattern.NONE, List.of()));
     }
 
     /** The same plan with the shop's database. */
     public LocalClusterPlan withDatabase(ShopDatabase shopDatabase) {
-        return new LocalClusterPlan(dir, hosts, basePort, adminBasePort, wars, gracefulStop, Optional.of(shopDatabase));
+        return new LocalClusterPlan(dir, hosts, basePort, adminBasePort, wars, gracefulStop, Optional.of(shopDatabase),
+                replication);
+    }
+
+    /** The same plan with another replication. */
+    public LocalClusterPlan withReplication(ReplicationPlan plan) {
+        return new LocalClusterPlan(dir, hosts, basePort, adminBasePort, wars, gracefulStop, database, plan);
     }
 
     /** {@code host1..hostN}: each node emulates a host of its own. */
@@ -97,7 +109,7 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
         for (int k = 1; k <= size(); k++) {
             String name = "n" + k;
             nodes.add(new PlannedNode(name, hosts.get(k - 1), port(basePort, k), port(adminBasePort, k),
-                    dir.resolve(name), gracefulStop, database));
+                    dir.resolve(name), gracefulStop, database, replication.configXml("local", k - 1)));
         }
         return nodes;
     }

@@ -17,9 +17,10 @@ import java.util.Optional;
  * @param home         its directory
  * @param gracefulStop how long its stop may take
  * @param database     the shop's database, offered to applications as {@code jdbc/jpetstore}
+ * @param clusterXml   its {@code <cluster>} element, empty without replication
  */
 public record PlannedNode(String name, String host, int httpPort, int adminPort, Path home, Duration gracefulStop,
-        Optional<ShopDatabase> database) {
+        Optional<ShopDatabase> database, String clusterXml) {
 
     /** The environment variable through which nodes receive the admin token. */
     public static final String TOKEN_ENV = "COHORT_ADMIN_TOKEN";
@@ -30,6 +31,7 @@ public record PlannedNode(String name, String host, int httpPort, int adminPort,
         Objects.requireNonNull(home, "home");
         Objects.requireNonNull(gracefulStop, "gracefulStop");
         Objects.requireNonNull(database, "database");
+        Objects.requireNonNull(clusterXml, "clusterXml");
     }
 
     public Path configFile() {
@@ -62,8 +64,9 @@ public record PlannedNode(String name, String host, int httpPort, int adminPort,
                         scan-interval="1s" graceful-stop="%s"/>
                   <admin port="%d" token-env="%s"/>
                   %s
+                  %s
                 </cohort>
                 """.formatted(name, host, httpPort, ConfigDuration.format(gracefulStop), adminPort, TOKEN_ENV,
-                database.map(ShopDatabase::configXml).orElse(""));
+                database.map(ShopDatabase::configXml).orElse(""), clusterXml);
     }
 }

@@ -34,6 +34,7 @@ class ClusterProcessTest {
         Path output = dir.resolve("cluster.out");
         Process cluster = new ProcessBuilder(JavaCommand.current().command(List.of("cluster", "--nodes", "2",
                 "--base-port", "0", "--admin-base-port", "0", "--balancer-base-port", "0", "--balancer-admin-base-port", "0",
+                "--replication-base-port", "0",
                 "--dir", clusterDir.toString(), "--graceful-stop", "10s",
                 "--shop-war", Path.of("target/test-wars/jpetstore.war").toAbsolutePath().toString())))
                 .redirectErrorStream(true)

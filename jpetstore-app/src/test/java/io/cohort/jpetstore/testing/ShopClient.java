@@ -73,7 +73,7 @@ public final class ShopClient {
             HttpResponse<String> response = http.send(request.timeout(TIMEOUT).build(),
                     HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
             Page page = new Page(response.statusCode(), response.body(), response.uri(),
-                    response.headers().firstValue("Content-Type").orElse(""));
+                    response.headers().firstValue("Content-Type").orElse(""), response.headers());
             Matcher m = TOKEN.matcher(page.body());
             if (m.find()) {
                 token = m.group(1);
@@ -87,8 +87,14 @@ public final class ShopClient {
         }
     }
 
-    /** A response after redirects: status, HTML, and the address it finally came from. */
-    public record Page(int status, String body, URI uri, String contentType) {
+    /** A response after redirects: status, HTML, the address it finally came from, and its headers. */
+    public record Page(int status, String body, URI uri, String contentType, java.net.http.HttpHeaders headers) {
+
+        /** The first value of a response header, or "" (e.g. the balancer's {@code X-Cohort-Routed}). */
+        public String header(String name) {
+            return headers.firstValue(name).orElse("");
+        }
+
         public String path() {
             String p = uri.getPath();
             return p.startsWith(ShopHost.CONTEXT_PATH) ? p.substring(ShopHost.CONTEXT_PATH.length()) : p;

@@ -1,0 +1,53 @@
+package io.cohort.cli.cluster;
+
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A replication policy in the study's notation (PAPER.md): {@code ABCD} = protocol (1 multicast,
+ * 2 peer, 3 database), trigger (1 onSetAttribute, 2 onRequestEnd, 3 onShutdown), scope
+ * (1 modifiedAttributes, 2 allAttributes), delivery (1 async, 2 sync), optionally followed by
+ * {@code wqN} for write-quota N (default 1); or {@code none} for no replication. {@code 2211}, the
+ * study's recommendation, is peer · onRequestEnd · modifiedAttributes · asynchronous.
+ *
+ * @param name the pattern as written
+ * @param protocol {@code peer}, {@code multicast} or {@code database}; empty for {@code none}
+ * @param trigger the trigger's XML name
+ * @param scope the scope's XML name
+ * @param synchronous whether delivery is synchronous
+ * @param writeQuota copies per session
+ */
+public record ReplicationPattern(String name, Optional<String> protocol, String trigger, String scope,
+        boolean synchronous, int writeQuota) {
+
+    public static final ReplicationPattern NONE =
+            new ReplicationPattern("none", Optional.empty(), "onRequestEnd", "modifiedAttributes", false, 1);
+    private static final Pattern SYNTAX = Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?");
+    private static final String[] PROTOCOLS = {"multicast", "peer", "database"};
+    private static final String[] TRIGGERS = {"onSetAttribute", "onRequestEnd", "onShutdown"};
+    private static final String[] SCOPES = {"modifiedAttributes", "allAttributes"};
+
+    /** @throws IllegalArgumentException with what is expected, for a pattern that is not one */
+    public static ReplicationPattern parse(String text) {
+        if (text.equals("none")) {
+            return NONE;
+        }
+        Matcher m = SYNTAX.matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN]: "
+                    + "protocol 1 multicast/2 peer/3 database, trigger 1 onSetAttribute/2 onRequestEnd/3 onShutdown, "
+                    + "scope 1 modified/2 all, delivery 1 async/2 sync, e.g. 2211 or 2211wq2");
+        }
+        return new ReplicationPattern(text, Optional.of(PROTOCOLS[digit(m, 1)]), TRIGGERS[digit(m, 2)],
+                SCOPES[digit(m, 3)], digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)));
+    }
+
+    private static int digit(Matcher m, int group) {
+        return m.group(group).charAt(0) - '1';
+    }
+
+    public boolean replicates() {
+        return protocol.isPresent();
+    }
+}

@@ -1,0 +1,61 @@
+package io.cohort.cli.cluster;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * How the nodes of a local cluster replicate sessions: the {@link ReplicationPattern}, the
+ * replication port of each node (peer: each node's TCP port, every node lists all of them;
+ * multicast: the group's UDP port is the first), all on loopback, and a cluster secret (handed to
+ * the nodes in an environment variable) so that members authenticate and traffic is encrypted.
+ *
+ * @param pattern the policy
+ * @param ports one replication port per node, in node order
+ */
+public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
+
+    /** The environment variable through which nodes receive the cluster secret. */
+    public static final String SECRET_ENV = "COHORT_CLUSTER_SECRET";
+    /** Multicast group of local clusters (administratively scoped). */
+    static final String MULTICAST_GROUP = "239.255.42.99";
+
+    public ReplicationPlan {
+        Objects.requireNonNull(pattern, "pattern");
+        ports = List.copyOf(ports);
+        if (pattern.protocol().filter("database"::equals).isPresent()) {
+            throw new IllegalArgumentException("pattern " + pattern.name()
+                    + ": the database protocol is not available in cohort cluster yet; use 1xxx or 2xxx");
+        }
+    }
+
+    /** The {@code <cluster>} element of node {@code index} (0-based), or nothing without replication. */
+    String configXml(String clusterName, int index) {
+        if (!pattern.replicates()) {
+            return "";
+        }
+        String delivery = pattern.synchronous() ? "<synchronous-replication timeout=\"2s\"/>" : "";
+        return """
+                <cluster name="%s" write-quota="%d" cache-miss-delay="1000ms">
+                    <replication-policy trigger="%s" scope="%s"/>
+                    %s
+                    <protocol>
+                      %s
+                    </protocol>
+                    <security secret-env="%s"/>
+                  </cluster>""".formatted(clusterName, pattern.writeQuota(), pattern.trigger(), pattern.scope(),
+                delivery, protocolXml(index), SECRET_ENV);
+    }
+
+    private String protocolXml(int index) {
+        if (pattern.protocol().orElseThrow().equals("multicast")) {
+            return "<multicast ip=\"%s\" port=\"%d\" bind-addr=\"127.0.0.1\"/>".formatted(MULTICAST_GROUP, ports.get(0));
+        }
+        String members = ports.stream().map(p -> "<member host=\"127.0.0.1\" port=\"" + p + "\"/>")
+                .collect(Collectors.joining("\n        "));
+        return """
+                <peer bind-addr="127.0.0.1" start-port="%d" range="1">
+                        %s
+                      </peer>""".formatted(ports.get(index), members);
+    }
+}

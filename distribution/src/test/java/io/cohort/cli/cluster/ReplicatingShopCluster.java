@@ -1,0 +1,72 @@
+package io.cohort.cli.cluster;
+
+import io.cohort.jpetstore.testing.ShopHost;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * For tests: a local cluster of shop nodes in separate JVMs replicating with a given pattern, on an
+ * embedded H2 database, with one balancer per host in this JVM, as {@code cohort cluster} runs it.
+ */
+final class ReplicatingShopCluster implements AutoCloseable {
+
+    final LocalCluster cluster;
+    final LocalBalancers balancers;
+    private final EmbeddedH2Server database;
+
+    private ReplicatingShopCluster(EmbeddedH2Server database, LocalCluster cluster, LocalBalancers balancers) {
+        this.database = database;
+        this.cluster = cluster;
+        this.balancers = balancers;
+    }
+
+    static ReplicatingShopCluster start(Path dir, int nodes, String pattern) throws Exception {
+        EmbeddedH2Server database = EmbeddedH2Server.start(dir.resolve("h2"));
+        List<Integer> ports = new ArrayList<>();
+        for (int k = 0; k < nodes; k++) {
+            ports.add(FreePorts.loopback());
+        }
+        LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(nodes), 0, 0,
+                List.of(Path.of("target/test-wars/jpetstore.war").toAbsolutePath()), Duration.ofSeconds(15))
+                .withDatabase(database.database())
+                .withReplication(new ReplicationPlan(ReplicationPattern.parse(pattern), ports));
+        LocalCluster cluster = new LocalCluster(plan, JavaCommand.current());
+        try {
+            ClusterState state = cluster.start(Duration.ofSeconds(180));
+            return new ReplicatingShopCluster(database, cluster, LocalBalancers.start(state.nodes(), 0, 0));
+        } catch (Exception e) {
+            cluster.stop();
+            database.close();
+            throw e;
+        }
+    }
+
+    /** The shop through the balancer of host1. */
+    ShopHost shopThroughFirstBalancer() {
+        URI balancer = balancers.first();
+        return new ShopHost() {
+            @Override
+            public URI base() {
+                return URI.create(balancer + CONTEXT_PATH);
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    NodeProcess node(String name) {
+        return cluster.processes().stream().filter(p -> p.node().name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Override
+    public void close() throws Exception {
+        balancers.close();
+        cluster.stop();
+        database.close();
+    }
+}

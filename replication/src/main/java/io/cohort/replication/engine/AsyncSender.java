@@ -19,6 +19,9 @@ import org.slf4j.LoggerFactory;
  * <p>Memory is bounded by the configured capacity. When a lane is full the request thread waits
  * (back-pressure) for at most {@link #BACK_PRESSURE_WAIT}; after that the change is dropped,
  * counted, and abandoned so the transport sends the session in full next time.
+ *
+ * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and what arrives
+ * within the linger time) as one group, in queue order, instead of one dispatch at a time.
  */
 public final class AsyncSender implements ChangeDelivery {
 
@@ -29,6 +32,7 @@ public final class AsyncSender implements ChangeDelivery {
 
     private final List<Lane> lanes = new ArrayList<>();
     private final ReplicationMetrics metrics;
+    private final Batching batching;
     private final AtomicBoolean dropLogged = new AtomicBoolean();
     private volatile boolean closed;
 
@@ -37,7 +41,15 @@ public final class AsyncSender implements ChangeDelivery {
      * @param laneCount how many sender threads
      */
     public AsyncSender(String application, int capacity, int laneCount, ReplicationMetrics metrics) {
+        this(application, capacity, laneCount, metrics, Batching.NONE);
+    }
+
+    /**
+     * @param batching how a lane may group what is queued before sending it (see {@link Batching})
+     */
+    public AsyncSender(String application, int capacity, int laneCount, ReplicationMetrics metrics, Batching batching) {
         this.metrics = metrics;
+        this.batching = batching;
         int lanesWanted = Math.max(1, Math.min(laneCount, capacity));
         int perLane = Math.max(1, capacity / lanesWanted);
         for (int i = 0; i < lanesWanted; i++) {
@@ -130,20 +142,46 @@ public final class AsyncSender implements ChangeDelivery {
         @Override
         public void run() {
             while (!closed) {
-                Dispatch next;
+                List<Dispatch> group = new ArrayList<>();
                 try {
-                    next = queue.take();
+                    group.add(queue.take());
+                    collect(group);
                 } catch (InterruptedException e) {
+                    group.forEach(Dispatch::abandon);
+                    group.forEach(d -> done());
                     return;
                 }
                 try {
-                    next.send();
+                    if (group.size() == 1) {
+                        group.get(0).send();
+                    } else {
+                        batching.sender().accept(group);
+                    }
                 } catch (RuntimeException e) {
                     metrics.failed();
                     LOG.warn("{}: sending a change failed: {}", metrics.application(), e.toString());
                 } finally {
-                    done();
+                    group.forEach(d -> done());
                 }
+            }
+        }
+
+        /** Adds what is queued, and what arrives within the linger time, up to the batch size. */
+        private void collect(List<Dispatch> group) throws InterruptedException {
+            int max = batching.maxSize();
+            if (max <= 1) {
+                return;
+            }
+            queue.drainTo(group, max - group.size());
+            long deadline = System.nanoTime() + batching.linger().toNanos();
+            while (group.size() < max) {
+                long left = deadline - System.nanoTime();
+                Dispatch next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+                if (next == null) {
+                    return;
+                }
+                group.add(next);
+                queue.drainTo(group, max - group.size());
             }
         }
 

@@ -30,13 +30,11 @@ import org.slf4j.LoggerFactory;
  * throw: failures are logged and counted in {@code cohort.replication.failures}, and the session
  * stays intact at its owner.
  *
- * <p>{@link #stop()} after a graceful shutdown waits (at most {@link #SHUTDOWN_BOUND}) until the
- * holders acknowledged the sessions handed over by {@link #shuttingDown}.
+ * <p>{@link #stop()} after a graceful shutdown waits (at most the context's
+ * {@link SessionStoreContext#stopTimeout() stopTimeout}) until the holders acknowledged the sessions
+ * handed over by {@link #shuttingDown}.
  */
 public final class ReplicatingSessionStore implements SessionStore {
-
-    /** The longest {@link #stop()} waits for the sessions handed over at shutdown to be applied. */
-    public static final Duration SHUTDOWN_BOUND = Duration.ofSeconds(10);
 
     private static final Logger LOG = LoggerFactory.getLogger(ReplicatingSessionStore.class);
 
@@ -53,7 +51,8 @@ public final class ReplicatingSessionStore implements SessionStore {
 
     /** What exists while the store is started. */
     private record Running(ReplicationSettings settings, ReplicationPolicy policy, SessionTransport transport,
-                           ChangeDelivery delivery, SessionSnapshot snapshots, ReplicationMetrics metrics) {
+                           ChangeDelivery delivery, SessionSnapshot snapshots, ReplicationMetrics metrics,
+                           Duration stopTimeout) {
     }
 
     @Override
@@ -69,11 +68,11 @@ public final class ReplicatingSessionStore implements SessionStore {
             throw e;
         }
         ChangeDelivery delivery = settings.delivery() instanceof Delivery.Async async
-                ? new AsyncSender(application, async.queueCapacity(), laneCount(), metrics)
+                ? new AsyncSender(application, async.queueCapacity(), laneCount(), metrics, transport.batching())
                 : new SyncDelivery(((Delivery.Sync) settings.delivery()).timeout(), metrics);
         metrics.gauge(ReplicationMetrics.QUEUE_DEPTH, delivery::queued);
         running = new Running(settings, new ReplicationPolicy(settings.trigger(), settings.scope()), transport,
-                delivery, new SessionSnapshot(metrics), metrics);
+                delivery, new SessionSnapshot(metrics), metrics, context.stopTimeout());
         LOG.info("{}: replicating sessions ({}, {}, {}, write-quota {})", application, settings.trigger().xmlName(),
                 settings.scope().xmlName(), settings.delivery() instanceof Delivery.Sync ? "synchronous" : "asynchronous",
                 settings.writeQuota());
@@ -98,8 +97,8 @@ public final class ReplicatingSessionStore implements SessionStore {
     }
 
     private void awaitHandOver(Running r) throws InterruptedException {
-        long deadline = System.nanoTime() + SHUTDOWN_BOUND.toNanos();
-        boolean sent = r.delivery().awaitQuiet(SHUTDOWN_BOUND);
+        long deadline = System.nanoTime() + r.stopTimeout().toNanos();
+        boolean sent = r.delivery().awaitQuiet(r.stopTimeout());
         List<CompletableFuture<Void>> pending;
         synchronized (handedOver) {
             pending = new ArrayList<>(handedOver);
@@ -115,7 +114,7 @@ public final class ReplicatingSessionStore implements SessionStore {
         } catch (TimeoutException | ExecutionException e) {
             long done = pending.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count();
             LOG.warn("{}: only {} of {} sessions handed over were acknowledged within {}{}", application, done,
-                    pending.size(), SHUTDOWN_BOUND, sent ? "" : " (the send queue did not drain)");
+                    pending.size(), r.stopTimeout(), sent ? "" : " (the send queue did not drain)");
         }
     }
 

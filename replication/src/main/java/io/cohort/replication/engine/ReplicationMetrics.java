@@ -33,6 +33,7 @@ public final class ReplicationMetrics implements AutoCloseable {
     public static final String REJECTED = "cohort.replication.messages.rejected";
     public static final String FAILURES = "cohort.replication.failures";
     public static final String GAPS = "cohort.replication.gaps";
+    public static final String CONFLICTS = "cohort.replication.conflicts";
 
     /** {@code direction} tag values. */
     public static final String SENT = "sent";
@@ -63,6 +64,7 @@ public final class ReplicationMetrics implements AutoCloseable {
     private final Counter dropped;
     private final Counter takeovers;
     private final Counter failures;
+    private final Counter conflicts;
     private final List<Meter> gauges = new ArrayList<>();
 
     public ReplicationMetrics(MeterRegistry registry, String application) {
@@ -79,6 +81,7 @@ public final class ReplicationMetrics implements AutoCloseable {
         this.dropped = registry.counter(DROPPED, app);
         this.takeovers = registry.counter(TAKEOVERS, app);
         this.failures = registry.counter(FAILURES, app);
+        this.conflicts = registry.counter(CONFLICTS, app);
         for (LookupOutcome outcome : LookupOutcome.values()) {
             registry.counter(LOOKUPS, app.and("outcome", outcome.tag()));
         }
@@ -142,6 +145,14 @@ public final class ReplicationMetrics implements AutoCloseable {
 
     public void failed() {
         failures.increment();
+    }
+
+    /**
+     * A write was refused because another node owns the session now (database protocol: the
+     * optimistic version/owner check matched no row).
+     */
+    public void conflicted() {
+        conflicts.increment();
     }
 
     public void lookedUp(LookupOutcome outcome) {

@@ -75,6 +75,14 @@ public interface SessionTransport {
         return List.of();
     }
 
+    /**
+     * How asynchronous delivery may group this transport's dispatches; {@link Batching#NONE} (the
+     * default) sends them one by one.
+     */
+    default Batching batching() {
+        return Batching.NONE;
+    }
+
     /** Whether this node holds a copy of the session (without asking anyone). */
     boolean holdsCopy(String sessionId);
 

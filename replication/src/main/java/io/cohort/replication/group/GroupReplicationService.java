@@ -124,7 +124,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
             ReplicationMetrics metrics) {
         String app = context.application();
         GroupSessionTransport[] self = new GroupSessionTransport[1];
-        self[0] = new GroupSessionTransport(app, settings, group, metrics, () -> applications.remove(app, self[0]));
+        self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(),
+                () -> applications.remove(app, self[0]));
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));
         if (applications.put(app, self[0]) != null) {
             LOG.info("{}: a new version takes over the application's replication", app);

@@ -14,6 +14,7 @@ import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.replication.wire.ReplicationMessage.Touch;
 import io.cohort.session.RemovalCause;
+import io.cohort.session.SessionCacheControl;
 import io.cohort.session.StoredSession;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,11 +43,13 @@ final class GroupSessionTransport implements SessionTransport {
     private final ReplicationMetrics metrics;
     private final OwnedSessions owned = new OwnedSessions();
     private final TakeoverCoordinator takeovers;
+    private final SessionCacheControl cache;
     private final Runnable onClose;
 
     GroupSessionTransport(String application, ReplicationSettings settings, GroupContext group,
-            ReplicationMetrics metrics, Runnable onClose) {
+            ReplicationMetrics metrics, SessionCacheControl cache, Runnable onClose) {
         this.application = application;
+        this.cache = cache;
         this.group = group;
         this.placement = new ReplicaPlacement(settings.writeQuota(), settings.allowColocation());
         this.continuous = settings.trigger() != Trigger.ON_SHUTDOWN;
@@ -196,6 +199,14 @@ final class GroupSessionTransport implements SessionTransport {
     public void close() {
         onClose.run();
         owned.clear();
+    }
+
+    /**
+     * Another member owns the session now: drop this node's live copy from the node's cache, so a
+     * misrouted request here loads the current state instead of being served the stale one.
+     */
+    void steppedBack(String sessionId) {
+        cache.evict(sessionId);
     }
 
     /** The members that should hold copies of a session this node owns, best first. */

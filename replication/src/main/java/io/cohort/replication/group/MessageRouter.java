@@ -97,6 +97,7 @@ final class MessageRouter implements Inbox {
             GroupSessionTransport local = applications.get(removed.application());
             if (local != null && local.owned().owns(removed.sessionId())) {
                 local.owned().disown(removed.sessionId());
+                local.steppedBack(removed.sessionId());
             }
         } else if (message instanceof ReleaseCopy release) {
             received(release.application(), length);
@@ -121,6 +122,10 @@ final class MessageRouter implements Inbox {
                 previousOwner.owned().takenOverBy(group.selfName(), sender, notice.sessionId(), notice.version())
                         .filter(state -> state.version() == notice.version() && notice.holders().contains(group.selfName()))
                         .ifPresent(state -> group.backups().apply(notice.application(), sender, SessionChange.full(state)));
+                if (!previousOwner.owned().owns(notice.sessionId())) {
+                    // unless this node won a tie for the session, its live copy (if any) is stale now
+                    previousOwner.steppedBack(notice.sessionId());
+                }
             }
         }
     }

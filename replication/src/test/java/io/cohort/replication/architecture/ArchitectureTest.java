@@ -21,8 +21,15 @@ class ArchitectureTest {
     static final ArchRule engineWirePlacementAreTransportNeutral = noClasses()
             .that().resideInAnyPackage("io.cohort.replication.engine..", "io.cohort.replication.wire..",
                     "io.cohort.replication.placement..")
-            .should().dependOnClassesThat().resideInAnyPackage("org.jgroups..", "io.cohort.replication.group..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.jgroups..", "io.cohort.replication.group..",
+                    "io.cohort.replication.database..", "com.zaxxer.hikari..", "java.sql..")
             .because("a transport is a small pluggable piece behind SessionTransport");
+
+    @ArchTest
+    static final ArchRule transportsDoNotKnowEachOther = noClasses()
+            .that().resideInAPackage("io.cohort.replication.database..")
+            .should().dependOnClassesThat().resideInAnyPackage("org.jgroups..", "io.cohort.replication.group..",
+                    "io.cohort.replication.wire..", "io.cohort.replication.placement..");
 
     @ArchTest
     static final ArchRule engineDoesNotKnowTheWireFormat = noClasses()

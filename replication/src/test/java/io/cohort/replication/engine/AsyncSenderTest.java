@@ -97,4 +97,29 @@ class AsyncSenderTest {
             assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
         }
     }
+    @Test
+    void queuedChangesAreHandedOverInGroupsInTheirOrder() throws Exception {
+        List<List<Integer>> groups = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        Batching batching = new Batching(4, Duration.ofMillis(100), group -> {
+            group.forEach(Dispatch::send);
+            groups.add(group.stream().map(d -> ((Probe) d).n).toList());
+        });
+        AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
+        try {
+            sender.deliver("s", new Probe(0, log, gate)); // the lane blocks on this one (alone or with others)
+            for (int i = 1; i <= 6; i++) {
+                sender.deliver("s", new Probe(i, log, new CountDownLatch(0)));
+            }
+            gate.countDown();
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        } finally {
+            sender.close();
+        }
+        assertThat(log).containsExactly(0, 1, 2, 3, 4, 5, 6);
+        assertThat(groups).allSatisfy(group -> assertThat(group).hasSizeLessThanOrEqualTo(4));
+        assertThat(groups.stream().mapToInt(List::size).sum()).as("dispatches sent in groups of more than one")
+                .isGreaterThanOrEqualTo(6);
+    }
 }

@@ -1,5 +1,6 @@
 package io.cohort.replication.group;
 
+import io.cohort.session.SessionStore;
 import io.cohort.session.contract.TestSession;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -19,12 +20,19 @@ public final class ShopVisit {
     }
 
     private final TestSession session;
-    private TestMember member;
+    private final SessionStore store;
 
     public ShopVisit(TestMember member) {
-        this.member = member;
+        this(member.store());
+    }
+
+    /** A visit at a node whose store is {@code store} (of any transport). */
+    public ShopVisit(SessionStore store) {
+        this.store = store;
         this.session = new TestSession(UUID.randomUUID().toString().replace("-", ""), TestMember.CODEC);
-        member.created(session);
+        synchronized (session) {
+            store.created(session);
+        }
     }
 
     public TestSession session() {
@@ -46,10 +54,12 @@ public final class ShopVisit {
         for (Map.Entry<String, Object> change : changes.entrySet()) {
             synchronized (session) {
                 session.set(change.getKey(), change.getValue());
-                member.store().attributeChanged(session, change.getKey());
+                store.attributeChanged(session, change.getKey());
             }
         }
-        member.requestCompleted(session);
+        synchronized (session) {
+            store.requestCompleted(session);
+        }
         return this;
     }
 

@@ -87,6 +87,24 @@ class TakeoverTest {
         }
     }
 
+    @Test
+    void theOldOwnerIsToldToEvictItsLiveCopyWhenAnotherMemberTakesTheSessionOver() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            ShopVisit untouched = new ShopVisit(a).request(Map.of("cart", "EST-2"));
+
+            b.store().load(visit.id()).orElseThrow(); // the balancer sent the user to b
+
+            Await.until("a's cache was told to evict " + visit.id(), () -> a.cache().evicted().contains(visit.id()));
+            assertThat(a.cache().evicted()).as("only the session taken over").doesNotContain(untouched.id());
+            assertThat(b.cache().evicted()).as("the new owner keeps its copy").doesNotContain(visit.id());
+        }
+    }
+
     /** The live session a node builds from a loaded copy. */
     private static TestSession continueOn(StoredSession copy) throws Exception {
         TestSession session = new TestSession(copy.id(), TestMember.CODEC);

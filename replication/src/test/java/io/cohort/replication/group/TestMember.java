@@ -5,7 +5,6 @@ import io.cohort.config.ClusterConfig;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.session.LiveSession;
 import io.cohort.session.SessionStore;
-import io.cohort.session.SessionCacheControl;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import io.cohort.session.serial.AllowListFilter;
@@ -34,13 +33,16 @@ public final class TestMember implements AutoCloseable {
     private final GroupReplicationService service;
     private final SimpleMeterRegistry meters;
     private final SessionStore store;
+    private final RecordingCache cache;
     private volatile boolean closed;
 
-    private TestMember(String name, GroupReplicationService service, SimpleMeterRegistry meters, SessionStore store) {
+    private TestMember(String name, GroupReplicationService service, SimpleMeterRegistry meters, SessionStore store,
+            RecordingCache cache) {
         this.name = name;
         this.service = service;
         this.meters = meters;
         this.store = store;
+        this.cache = cache;
     }
 
     static TestMember start(String name, String host, ClusterConfig cluster, GroupOptions options) throws Exception {
@@ -49,10 +51,11 @@ public final class TestMember implements AutoCloseable {
                 URI.create("http://127.0.0.1:2/" + name));
         GroupReplicationService service = GroupReplicationService.start(cluster, self, meters, options);
         SessionStore store = service.newStore(TestGroup.APP);
+        RecordingCache cache = new RecordingCache();
         store.start(new SessionStoreContext(TestGroup.APP, "/" + TestGroup.APP, name, true,
                 TestMember.class.getClassLoader(), CODEC, Optional.of(cluster.replication()), service.clusterView(), meters,
-                SessionCacheControl.NONE, Duration.ofSeconds(10)));
-        return new TestMember(name, service, meters, store);
+                cache, Duration.ofSeconds(10)));
+        return new TestMember(name, service, meters, store, cache);
     }
 
     public String name() {
@@ -65,6 +68,11 @@ public final class TestMember implements AutoCloseable {
 
     public GroupReplicationService service() {
         return service;
+    }
+
+    /** The node cache of this member: which sessions the store told it to evict. */
+    public RecordingCache cache() {
+        return cache;
     }
 
     public List<String> memberNames() {

@@ -1,0 +1,313 @@
+package io.cohort.replication.database;
+
+import io.cohort.config.DatabaseProtocol;
+import io.cohort.config.Delivery;
+import io.cohort.config.ReplicationSettings;
+import io.cohort.replication.database.DatabaseWrite.Outcome;
+import io.cohort.replication.database.DatabaseWrite.Removal;
+import io.cohort.replication.database.DatabaseWrite.Store;
+import io.cohort.replication.database.DatabaseWrite.Touch;
+import io.cohort.replication.engine.Batching;
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.Dispatch;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.ReplicationMetrics.LookupOutcome;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.engine.SessionTransport;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.SessionCacheControl;
+import io.cohort.session.StoredSession;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One application's transport over the shared database ({@code <database>}): every change is one
+ * transaction on the session's rows (see {@link SessionWriter}), any node loads a session it does
+ * not hold (see {@link SessionLoader}) and becomes its owner. There is no placement and no
+ * write-quota: the database is the one copy.
+ *
+ * <h2>Delivery</h2>
+ * Synchronous: the request thread commits before it returns, each statement bounded by the
+ * synchronous timeout (JDBC query timeout, whole seconds, at least 1); a timeout is counted in
+ * {@code sync.timeouts}, the request continues and the session's next change is a full copy.
+ * Asynchronous: the engine's lanes hand this transport up to {@code batch-size} queued changes at a
+ * time, waiting at most {@code flush-interval} for a group to fill ({@link #batching()}); a group is
+ * one transaction (if it fails, its writes are retried one transaction each, so one bad change does
+ * not take the others with it).
+ *
+ * <h2>Losing a session</h2>
+ * A write that conflicts (another node loaded the session, or removed it) is counted in
+ * {@code conflicts}, logged once, and makes this node evict its live copy from the node's cache;
+ * from then on this node neither writes nor deletes the session, until it loads it again.
+ * Thread-safe.
+ */
+final class DatabaseSessionTransport implements SessionTransport {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DatabaseSessionTransport.class);
+
+    /** Statement timeout of asynchronous writes, the shutdown hand-over and reads without another bound. */
+    static final Duration BACKGROUND_TIMEOUT = Duration.ofSeconds(30);
+
+    private final String application;
+    private final SessionWriter writer;
+    private final SessionLoader loader;
+    private final DatabaseProtocol protocol;
+    private final Duration syncTimeout;
+    private final ReplicationMetrics metrics;
+    private final SessionCacheControl cache;
+    private final Runnable onClose;
+    private final TrackedSessions tracked = new TrackedSessions();
+    private final AtomicBoolean conflictLogged = new AtomicBoolean();
+    private final AtomicBoolean failureLogged = new AtomicBoolean();
+    private final AtomicBoolean timeoutLogged = new AtomicBoolean();
+
+    DatabaseSessionTransport(String application, SessionWriter writer, SessionLoader loader, DatabaseProtocol protocol,
+            ReplicationSettings settings, ReplicationMetrics metrics, SessionCacheControl cache, Runnable onClose) {
+        this.application = application;
+        this.writer = writer;
+        this.loader = loader;
+        this.protocol = protocol;
+        this.syncTimeout = settings.delivery() instanceof Delivery.Sync sync ? sync.timeout() : null;
+        this.metrics = metrics;
+        this.cache = cache;
+        this.onClose = onClose;
+        metrics.gauge(ReplicationMetrics.OWNED, tracked::size);
+    }
+
+    @Override
+    public boolean tracks(String sessionId) {
+        return tracked.tracks(sessionId);
+    }
+
+    @Override
+    public Dispatch prepare(SessionChange change, boolean acknowledged) {
+        TrackedSessions.State state = tracked.forChange(change.id());
+        if (state == null) {
+            return Dispatch.NONE; // another node took the session over
+        }
+        if (change.kind() == ChangeKind.FULL) {
+            state.needsFull = false;
+        }
+        state.lastAccessWritten = change.lastAccessed().toEpochMilli();
+        return new DatabaseDispatch(this, new Store(change, !state.committed), acknowledged);
+    }
+
+    /**
+     * Deletes the rows of a session this node owns; a session this node never wrote or loaded has no
+     * rows of its own, and one another node took over lives on there.
+     */
+    @Override
+    public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
+        tracked.tombstone(sessionId);
+        if (tracked.forgetDisowned(sessionId) || tracked.remove(sessionId) == null) {
+            return Dispatch.NONE;
+        }
+        return new DatabaseDispatch(this, new Removal(sessionId), syncTimeout != null);
+    }
+
+    /** Refreshes last access and expiry when a tenth of the inactive interval passed since the last write. */
+    @Override
+    public Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis) {
+        TrackedSessions.State state = tracked.get(sessionId);
+        long accessed = lastAccessed.toEpochMilli();
+        if (state == null || !state.committed || maxInactiveMillis <= 0
+                || accessed - state.lastAccessWritten < maxInactiveMillis / 10) {
+            return Dispatch.NONE;
+        }
+        state.lastAccessWritten = accessed;
+        return new DatabaseDispatch(this, new Touch(sessionId, lastAccessed, maxInactiveMillis), syncTimeout != null);
+    }
+
+    @Override
+    public void forget(String sessionId) {
+        tracked.remove(sessionId);
+    }
+
+    @Override
+    public Optional<StoredSession> takeOver(String sessionId, Duration wait) {
+        if (tracked.tombstoned(sessionId)) {
+            metrics.lookedUp(LookupOutcome.NOT_FOUND);
+            return Optional.empty();
+        }
+        try {
+            Optional<SessionLoader.Loaded> loaded = loader.load(sessionId, Instant.now(), seconds(wait));
+            if (loaded.isEmpty()) {
+                metrics.lookedUp(LookupOutcome.NOT_FOUND);
+                return Optional.empty();
+            }
+            StoredSession session = loaded.get().session();
+            tracked.adopt(sessionId, session.lastAccessed().toEpochMilli());
+            metrics.lookedUp(LookupOutcome.FOUND_REMOTE);
+            if (!loaded.get().previousOwner().equals(writerNode())) {
+                metrics.tookOver();
+            }
+            metrics.sentBytes(DatabaseWrite.ROW_BYTES);
+            return Optional.of(session);
+        } catch (SQLException e) {
+            failed("loading session " + sessionId, e);
+            metrics.lookedUp(LookupOutcome.NOT_FOUND);
+            return Optional.empty();
+        }
+    }
+
+    /** Every node can load every session from the database: no member holds a copy for this one. */
+    @Override
+    public List<String> copyHolders(String sessionId) {
+        return List.of();
+    }
+
+    @Override
+    public boolean holdsCopy(String sessionId) {
+        if (tracked.tombstoned(sessionId)) {
+            return false;
+        }
+        try {
+            return loader.exists(sessionId, seconds(BACKGROUND_TIMEOUT));
+        } catch (SQLException e) {
+            failed("looking up session " + sessionId, e);
+            return false;
+        }
+    }
+
+    @Override
+    public Batching batching() {
+        return new Batching(protocol.batchSize(), protocol.flushInterval(), this::sendGroup);
+    }
+
+    @Override
+    public void close() {
+        onClose.run();
+        tracked.clear();
+    }
+
+    /** A group from an asynchronous lane: one transaction for all of them. */
+    private void sendGroup(List<Dispatch> group) {
+        List<DatabaseDispatch> writes = new ArrayList<>(group.size());
+        for (Dispatch dispatch : group) {
+            if (dispatch instanceof DatabaseDispatch mine) {
+                writes.add(mine);
+            } else {
+                dispatch.send();
+            }
+        }
+        if (!writes.isEmpty()) {
+            writeAll(writes, false);
+        }
+    }
+
+    /**
+     * Writes the dispatches in one transaction and settles each; never throws.
+     *
+     * @param waited whether a request (or the stopping node) waits for them: bounded by the
+     *     synchronous timeout when delivery is synchronous
+     */
+    void writeAll(List<DatabaseDispatch> dispatches, boolean waited) {
+        boolean sync = waited && syncTimeout != null;
+        int timeout = seconds(sync ? syncTimeout : BACKGROUND_TIMEOUT);
+        try {
+            List<Outcome> outcomes = writer.writeAll(dispatches.stream().map(DatabaseDispatch::write).toList(), timeout);
+            for (int i = 0; i < dispatches.size(); i++) {
+                settle(dispatches.get(i).write(), outcomes.get(i));
+            }
+        } catch (SQLException e) {
+            if (dispatches.size() > 1 && !isTimeout(e)) {
+                for (DatabaseDispatch dispatch : dispatches) {
+                    writeAll(List.of(dispatch), waited); // isolate the write that failed
+                }
+                return;
+            }
+            for (DatabaseDispatch dispatch : dispatches) {
+                tracked.needsFull(dispatch.write().sessionId());
+            }
+            if (sync && isTimeout(e)) {
+                timedOut(dispatches.get(0).write().sessionId());
+            } else {
+                dispatches.forEach(d -> failed("writing session " + d.write().sessionId(), e));
+            }
+        } catch (RuntimeException e) {
+            dispatches.forEach(d -> failed("writing session " + d.write().sessionId(), e));
+        } finally {
+            dispatches.forEach(DatabaseDispatch::done);
+        }
+    }
+
+    /** A queued write was dropped: the next change of its session is written in full. */
+    void abandoned(DatabaseDispatch dispatch) {
+        tracked.needsFull(dispatch.write().sessionId());
+    }
+
+    private void settle(DatabaseWrite write, Outcome outcome) {
+        switch (outcome) {
+            case WRITTEN -> {
+                if (write instanceof Store store) {
+                    TrackedSessions.State state = tracked.get(store.sessionId());
+                    if (state != null) {
+                        state.committed = true;
+                    }
+                    metrics.sent(store.change().attributeCount(), store.estimatedBytes());
+                } else {
+                    metrics.sentBytes(write.estimatedBytes());
+                }
+            }
+            case CONFLICT -> lost(write.sessionId());
+            case GAP -> tracked.needsFull(write.sessionId());
+            case SKIPPED -> { }
+        }
+    }
+
+    /** Another node owns the session: stop writing it and drop the stale live copy. */
+    private void lost(String sessionId) {
+        metrics.conflicted();
+        tracked.disown(sessionId);
+        cache.evict(sessionId);
+        if (conflictLogged.compareAndSet(false, true)) {
+            LOG.warn("{}: session {} is owned by another node now (its row changed owner or was removed); this node's "
+                    + "copy is stale and was evicted (further conflicts are only counted in {})", application, sessionId,
+                    ReplicationMetrics.CONFLICTS);
+        } else {
+            LOG.debug("{}: session {} is owned by another node now", application, sessionId);
+        }
+    }
+
+    private void timedOut(String sessionId) {
+        metrics.syncTimedOut();
+        if (timeoutLogged.compareAndSet(false, true)) {
+            LOG.warn("{}: writing session {} to the database took longer than {}; the request continues (further "
+                    + "timeouts are only counted in {})", application, sessionId, syncTimeout, ReplicationMetrics.SYNC_TIMEOUTS);
+        }
+    }
+
+    private void failed(String what, Exception e) {
+        metrics.failed();
+        if (failureLogged.compareAndSet(false, true)) {
+            LOG.warn("{}: {} failed (further failures are only counted in {}): {}", application, what,
+                    ReplicationMetrics.FAILURES, e.toString());
+        } else {
+            LOG.debug("{}: {} failed", application, what, e);
+        }
+    }
+
+    private String writerNode() {
+        return loader.nodeName();
+    }
+
+    static boolean isTimeout(SQLException e) {
+        return e instanceof SQLTimeoutException || e instanceof SQLTransientConnectionException
+                || "57014".equals(e.getSQLState());
+    }
+
+    /** A JDBC query timeout: whole seconds, at least one. */
+    static int seconds(Duration timeout) {
+        long millis = Math.max(1, timeout.toMillis());
+        return (int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000);
+    }
+}

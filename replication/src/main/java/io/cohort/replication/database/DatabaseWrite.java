@@ -1,0 +1,80 @@
+package io.cohort.replication.database;
+
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.SessionChange;
+import java.time.Instant;
+import java.util.Objects;
+
+/** One unit of work of the database transport, written by {@link SessionWriter} inside a transaction. */
+sealed interface DatabaseWrite {
+
+    /** A fixed estimate of the bytes one row (or one statement on a row) costs, besides its values. */
+    long ROW_BYTES = 64;
+
+    String sessionId();
+
+    /** What the write puts on the wire, as counted in {@code cohort.replication.bytes}. */
+    long estimatedBytes();
+
+    /**
+     * A session change: the session row updated under the owner and version check (or inserted for
+     * a new session), and the attribute rows of the change rewritten (a full copy rewrites them all).
+     *
+     * @param mayInsert whether the session is new to the database as far as this node knows, so a
+     *     missing row is inserted; otherwise a missing row means another node removed or owns it
+     */
+    record Store(SessionChange change, boolean mayInsert) implements DatabaseWrite {
+
+        public Store {
+            Objects.requireNonNull(change, "change");
+        }
+
+        @Override
+        public String sessionId() {
+            return change.id();
+        }
+
+        public boolean full() {
+            return change.kind() == ChangeKind.FULL;
+        }
+
+        @Override
+        public long estimatedBytes() {
+            long bytes = ROW_BYTES; // the session row
+            for (var value : change.values().entrySet()) {
+                bytes += ROW_BYTES + value.getKey().length() + value.getValue().length;
+            }
+            return bytes + ROW_BYTES * change.removed().size();
+        }
+    }
+
+    /** The owner removed the session: its rows go, if this node still owns it. */
+    record Removal(String sessionId) implements DatabaseWrite {
+
+        @Override
+        public long estimatedBytes() {
+            return 2 * ROW_BYTES;
+        }
+    }
+
+    /** The owner used the session without changing it: refresh last access and expiry. */
+    record Touch(String sessionId, Instant lastAccessed, long maxInactiveMillis) implements DatabaseWrite {
+
+        @Override
+        public long estimatedBytes() {
+            return ROW_BYTES;
+        }
+    }
+
+    /** How a write ended. */
+    enum Outcome {
+        /** Committed. */
+        WRITTEN,
+        /** Another node owns the session now (or removed it): nothing was written. */
+        CONFLICT,
+        /** This node's own earlier write is missing (failed or dropped): nothing was written; send a full copy. */
+        GAP,
+        /** Nothing to do (a removal of a row that is not there or not ours). */
+        SKIPPED
+    }
+}

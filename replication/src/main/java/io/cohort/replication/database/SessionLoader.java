@@ -1,0 +1,136 @@
+package io.cohort.replication.database;
+
+import io.cohort.session.StoredSession;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+/**
+ * Reads a session of one application from the database and makes this node its owner. The claim
+ * ({@code owner_node} = this node, version unchanged) is conditional on the version that was read,
+ * so a change the old owner commits between the reads is noticed and the read repeated; after the
+ * claim, the old owner's next write matches no row and it learns it lost the session.
+ */
+final class SessionLoader {
+
+    /** How often a load is repeated when the session keeps changing under it. */
+    private static final int ATTEMPTS = 3;
+
+    /**
+     * A session found and claimed.
+     *
+     * @param session       its state
+     * @param previousOwner the node that owned it before (this node's name if it already did)
+     */
+    record Loaded(StoredSession session, String previousOwner) {
+    }
+
+    private final DataSource dataSource;
+    private final SessionTables tables;
+    private final String application;
+    private final String nodeName;
+    private final String host;
+
+    SessionLoader(DataSource dataSource, SessionTables tables, String application, String nodeName, String host) {
+        this.dataSource = dataSource;
+        this.tables = tables;
+        this.application = application;
+        this.nodeName = nodeName;
+        this.host = host;
+    }
+
+    String nodeName() {
+        return nodeName;
+    }
+
+    /** The session, claimed for this node; empty when there is none, it expired, or it kept changing. */
+    Optional<Loaded> load(String id, Instant now, int timeoutSeconds) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try {
+                for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                    Optional<Loaded> read = read(connection, id, timeoutSeconds);
+                    if (read.isEmpty() || read.get().session().isExpiredAt(now)) {
+                        connection.commit();
+                        return Optional.empty();
+                    }
+                    if (claim(connection, read.get().session(), timeoutSeconds)) {
+                        connection.commit();
+                        return read;
+                    }
+                    connection.rollback();
+                }
+                return Optional.empty();
+            } catch (SQLException | RuntimeException e) {
+                connection.rollback();
+                throw e;
+            }
+        }
+    }
+
+    /** Whether a row of the session exists (expired or not). */
+    boolean exists(String id, int timeoutSeconds) throws SQLException {
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(tables.sessionExists())) {
+            select.setQueryTimeout(timeoutSeconds);
+            select.setString(1, application);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next();
+            }
+        }
+    }
+
+    private Optional<Loaded> read(Connection connection, String id, int timeoutSeconds) throws SQLException {
+        long version;
+        String owner;
+        Instant created;
+        Instant lastAccessed;
+        long maxInactive;
+        try (PreparedStatement select = connection.prepareStatement(tables.selectSession())) {
+            select.setQueryTimeout(timeoutSeconds);
+            select.setString(1, application);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                if (!row.next()) {
+                    return Optional.empty();
+                }
+                version = row.getLong(1);
+                owner = row.getString(2);
+                created = Instant.ofEpochMilli(row.getLong(3));
+                lastAccessed = Instant.ofEpochMilli(row.getLong(4));
+                maxInactive = row.getLong(5);
+            }
+        }
+        Map<String, byte[]> attributes = new HashMap<>();
+        try (PreparedStatement select = connection.prepareStatement(tables.selectAttributes())) {
+            select.setQueryTimeout(timeoutSeconds);
+            select.setString(1, application);
+            select.setString(2, id);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    attributes.put(rows.getString(1), rows.getBytes(2));
+                }
+            }
+        }
+        return Optional.of(new Loaded(new StoredSession(id, version, created, lastAccessed, maxInactive, attributes), owner));
+    }
+
+    private boolean claim(Connection connection, StoredSession session, int timeoutSeconds) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(tables.claimSession())) {
+            update.setQueryTimeout(timeoutSeconds);
+            update.setString(1, nodeName);
+            update.setString(2, host);
+            update.setString(3, application);
+            update.setString(4, session.id());
+            update.setLong(5, session.version());
+            return update.executeUpdate() == 1;
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package io.cohort.replication.database;
+
+import io.cohort.replication.database.DatabaseWrite.Outcome;
+import io.cohort.replication.database.DatabaseWrite.Removal;
+import io.cohort.replication.database.DatabaseWrite.Store;
+import io.cohort.replication.database.DatabaseWrite.Touch;
+import io.cohort.replication.engine.SessionChange;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import javax.sql.DataSource;
+
+/**
+ * Writes {@link DatabaseWrite}s of one application in one transaction each call: either every
+ * write's outcome is committed, or (on an {@link SQLException}) nothing is.
+ *
+ * <h2>Optimistic concurrency</h2>
+ * A change updates the session row only where {@code owner_node} is this node and the version is
+ * the one before the change (a delta) or older (a full copy). No row matched means one of
+ * <ul>
+ *   <li>the row is gone, or owned by another node, which loaded it ({@link Outcome#CONFLICT}: this
+ *       node's live copy is stale and nothing of the change is written);</li>
+ *   <li>the row is this node's but an earlier change of its own never arrived ({@link Outcome#GAP}:
+ *       nothing is written, the next change must be a full copy).</li>
+ * </ul>
+ * A new session (one this node never wrote) is inserted instead, unless a row appeared meanwhile.
+ * Not thread-safe per call; stateless between calls.
+ */
+final class SessionWriter {
+
+    private final DataSource dataSource;
+    private final SessionTables tables;
+    private final String application;
+    private final String nodeName;
+    private final String host;
+
+    SessionWriter(DataSource dataSource, SessionTables tables, String application, String nodeName, String host) {
+        this.dataSource = dataSource;
+        this.tables = tables;
+        this.application = application;
+        this.nodeName = nodeName;
+        this.host = host;
+    }
+
+    /**
+     * Runs {@code writes} in order in one transaction and commits it.
+     *
+     * @param timeoutSeconds JDBC query timeout of each statement
+     * @return the outcome of each write, in order
+     * @throws SQLException when the transaction failed (it was rolled back)
+     */
+    List<Outcome> writeAll(List<DatabaseWrite> writes, int timeoutSeconds) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try (Statements statements = new Statements(connection, timeoutSeconds)) {
+                List<Outcome> outcomes = new ArrayList<>(writes.size());
+                for (DatabaseWrite write : writes) {
+                    outcomes.add(apply(statements, write));
+                }
+                connection.commit();
+                return outcomes;
+            } catch (SQLException | RuntimeException e) {
+                try {
+                    connection.rollback();
+                } catch (SQLException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw e;
+            }
+        }
+    }
+
+    private Outcome apply(Statements statements, DatabaseWrite write) throws SQLException {
+        if (write instanceof Store store) {
+            return store(statements, store);
+        }
+        if (write instanceof Removal removal) {
+            return remove(statements, removal.sessionId());
+        }
+        Touch touch = (Touch) write;
+        PreparedStatement update = statements.get(tables.touchSession());
+        update.setLong(1, touch.lastAccessed().toEpochMilli());
+        setExpiry(update, 2, touch.lastAccessed().toEpochMilli(), touch.maxInactiveMillis());
+        update.setString(3, application);
+        update.setString(4, touch.sessionId());
+        update.setString(5, nodeName);
+        return update.executeUpdate() == 1 ? Outcome.WRITTEN : Outcome.CONFLICT;
+    }
+
+    private Outcome store(Statements statements, Store store) throws SQLException {
+        SessionChange change = store.change();
+        PreparedStatement update = statements.get(store.full() ? tables.updateSessionIfOlder() : tables.updateSessionIfVersion());
+        long lastAccessed = change.lastAccessed().toEpochMilli();
+        update.setLong(1, change.version());
+        update.setString(2, host);
+        update.setLong(3, lastAccessed);
+        update.setLong(4, change.maxInactiveMillis());
+        setExpiry(update, 5, lastAccessed, change.maxInactiveMillis());
+        update.setString(6, application);
+        update.setString(7, change.id());
+        update.setString(8, nodeName);
+        update.setLong(9, store.full() ? change.version() : change.version() - 1);
+        if (update.executeUpdate() == 0 && !(store.mayInsert() && insert(statements, change))) {
+            return diagnose(statements, store);
+        }
+        writeAttributes(statements, store);
+        return Outcome.WRITTEN;
+    }
+
+    private boolean insert(Statements statements, SessionChange change) throws SQLException {
+        PreparedStatement insert = statements.get(tables.insertSessionIfAbsent());
+        long lastAccessed = change.lastAccessed().toEpochMilli();
+        insert.setString(1, application);
+        insert.setString(2, change.id());
+        insert.setLong(3, change.version());
+        insert.setString(4, nodeName);
+        insert.setString(5, host);
+        insert.setLong(6, change.created().toEpochMilli());
+        insert.setLong(7, lastAccessed);
+        insert.setLong(8, change.maxInactiveMillis());
+        setExpiry(insert, 9, lastAccessed, change.maxInactiveMillis());
+        insert.setString(10, application);
+        insert.setString(11, change.id());
+        return insert.executeUpdate() == 1;
+    }
+
+    /** Why the session row did not match: another owner (or no row) is a conflict, our own older row a gap. */
+    private Outcome diagnose(Statements statements, Store store) throws SQLException {
+        PreparedStatement select = statements.get(tables.selectOwnerAndVersion());
+        select.setString(1, application);
+        select.setString(2, store.sessionId());
+        try (ResultSet row = select.executeQuery()) {
+            if (!row.next()) {
+                return store.mayInsert() ? Outcome.GAP : Outcome.CONFLICT;
+            }
+            return nodeName.equals(row.getString(1)) ? Outcome.GAP : Outcome.CONFLICT;
+        }
+    }
+
+    /** A full copy replaces every attribute row; a delta replaces the rows of the names it set or removed. */
+    private void writeAttributes(Statements statements, Store store) throws SQLException {
+        SessionChange change = store.change();
+        if (store.full()) {
+            PreparedStatement deleteAll = statements.get(tables.deleteAttributes());
+            deleteAll.setString(1, application);
+            deleteAll.setString(2, change.id());
+            deleteAll.executeUpdate();
+        } else {
+            Set<String> touched = new TreeSet<>(change.values().keySet());
+            touched.addAll(change.removed());
+            PreparedStatement delete = statements.get(tables.deleteAttribute());
+            for (String name : touched) {
+                delete.setString(1, application);
+                delete.setString(2, change.id());
+                delete.setString(3, name);
+                delete.addBatch();
+            }
+            delete.executeBatch();
+        }
+        if (change.values().isEmpty()) {
+            return;
+        }
+        PreparedStatement insert = statements.get(tables.insertAttribute());
+        for (Map.Entry<String, byte[]> value : change.values().entrySet()) {
+            insert.setString(1, application);
+            insert.setString(2, change.id());
+            insert.setString(3, value.getKey());
+            insert.setBytes(4, value.getValue());
+            insert.setLong(5, change.version());
+            insert.addBatch();
+        }
+        insert.executeBatch();
+    }
+
+    private Outcome remove(Statements statements, String sessionId) throws SQLException {
+        PreparedStatement delete = statements.get(tables.deleteOwnedSession());
+        delete.setString(1, application);
+        delete.setString(2, sessionId);
+        delete.setString(3, nodeName);
+        int rows = delete.executeUpdate();
+        PreparedStatement orphans = statements.get(tables.deleteOrphanedAttributes());
+        orphans.setString(1, application);
+        orphans.setString(2, sessionId);
+        orphans.setString(3, application);
+        orphans.setString(4, sessionId);
+        orphans.executeUpdate();
+        return rows == 1 ? Outcome.WRITTEN : Outcome.SKIPPED;
+    }
+
+    static void setExpiry(PreparedStatement statement, int index, long lastAccessed, long maxInactiveMillis)
+            throws SQLException {
+        if (maxInactiveMillis > 0) {
+            statement.setLong(index, lastAccessed + maxInactiveMillis);
+        } else {
+            statement.setNull(index, Types.BIGINT);
+        }
+    }
+
+    /** The prepared statements of one transaction, each prepared once, all with the query timeout. */
+    static final class Statements implements AutoCloseable {
+        private final Connection connection;
+        private final int timeoutSeconds;
+        private final Map<String, PreparedStatement> prepared = new HashMap<>();
+
+        Statements(Connection connection, int timeoutSeconds) {
+            this.connection = connection;
+            this.timeoutSeconds = timeoutSeconds;
+        }
+
+        PreparedStatement get(String sql) throws SQLException {
+            PreparedStatement statement = prepared.get(sql);
+            if (statement == null) {
+                statement = connection.prepareStatement(sql);
+                statement.setQueryTimeout(timeoutSeconds);
+                prepared.put(sql, statement);
+            }
+            return statement;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            SQLException first = null;
+            for (PreparedStatement statement : prepared.values()) {
+                try {
+                    statement.close();
+                } catch (SQLException e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.cohort.replication.database;
+
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * What one application's database transport remembers about sessions, all in memory of this node:
+ * <ul>
+ *   <li><em>tracked</em>: sessions this node owns and has written (or is writing, or loaded), with
+ *       whether a row of ours is committed and whether the next change must be a full copy;</li>
+ *   <li><em>disowned</em>: sessions another node took over (a write conflicted); this node must not
+ *       write or delete them any more. Bounded: on overflow the set is cleared, which at worst lets
+ *       a stale write reach the database, where the owner check refuses it again;</li>
+ *   <li><em>tombstones</em>: sessions removed here during the last minute, so this node neither
+ *       reports nor loads them while the deletion may still be queued.</li>
+ * </ul>
+ * Thread-safe.
+ */
+final class TrackedSessions {
+
+    private static final int MAX_DISOWNED = 100_000;
+    private static final int MAX_TOMBSTONES = 100_000;
+    private static final long TOMBSTONE_NANOS = 60_000_000_000L;
+
+    /** The state of one tracked session; fields are written by request and writer threads. */
+    static final class State {
+        /** A row written (or claimed) by this node is committed. */
+        volatile boolean committed;
+        /** A change may be missing in the database: the next one is sent in full. */
+        volatile boolean needsFull;
+        /** The last access time in the database as this node wrote it (epoch ms). */
+        volatile long lastAccessWritten;
+    }
+
+    private final ConcurrentMap<String, State> states = new ConcurrentHashMap<>();
+    private final Set<String> disowned = ConcurrentHashMap.newKeySet();
+    private final ConcurrentMap<String, Long> tombstones = new ConcurrentHashMap<>();
+
+    /** The state of a session about to be written, created at its first change; null if disowned. */
+    State forChange(String id) {
+        if (disowned.contains(id)) {
+            return null;
+        }
+        return states.computeIfAbsent(id, key -> new State());
+    }
+
+    State get(String id) {
+        return states.get(id);
+    }
+
+    /** Tracked, and its database row is believed complete up to the last change. */
+    boolean tracks(String id) {
+        State state = states.get(id);
+        return state != null && !state.needsFull;
+    }
+
+    /** This node loaded (claimed) the session. */
+    void adopt(String id, long lastAccessed) {
+        State state = new State();
+        state.committed = true;
+        state.lastAccessWritten = lastAccessed;
+        states.put(id, state);
+        disowned.remove(id);
+        tombstones.remove(id);
+    }
+
+    /** A change may be missing in the database. */
+    void needsFull(String id) {
+        State state = states.get(id);
+        if (state != null) {
+            state.needsFull = true;
+        }
+    }
+
+    /** Another node owns the session now. */
+    void disown(String id) {
+        states.remove(id);
+        if (disowned.size() >= MAX_DISOWNED) {
+            disowned.clear();
+        }
+        disowned.add(id);
+    }
+
+    /** Whether the session was disowned (and forgets that it was). */
+    boolean forgetDisowned(String id) {
+        return disowned.remove(id);
+    }
+
+    State remove(String id) {
+        return states.remove(id);
+    }
+
+    void tombstone(String id) {
+        long now = System.nanoTime();
+        if (tombstones.size() >= MAX_TOMBSTONES) {
+            for (Iterator<Map.Entry<String, Long>> it = tombstones.entrySet().iterator(); it.hasNext(); ) {
+                if (now - it.next().getValue() > TOMBSTONE_NANOS) {
+                    it.remove();
+                }
+            }
+            if (tombstones.size() >= MAX_TOMBSTONES) {
+                tombstones.clear();
+            }
+        }
+        tombstones.put(id, now);
+    }
+
+    boolean tombstoned(String id) {
+        Long at = tombstones.get(id);
+        if (at == null) {
+            return false;
+        }
+        if (System.nanoTime() - at > TOMBSTONE_NANOS) {
+            tombstones.remove(id, at);
+            return false;
+        }
+        return true;
+    }
+
+    int size() {
+        return states.size();
+    }
+
+    void clear() {
+        states.clear();
+        disowned.clear();
+        tombstones.clear();
+    }
+}

@@ -1,0 +1,31 @@
+package io.cohort.replication.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * How the {@link AsyncSender} may group queued dispatches of one lane, as a {@link SessionTransport}
+ * asks for it (a database writes several changes in one transaction). A lane that takes a dispatch
+ * also takes whatever else is queued, and waits for more at most {@code linger} while it has fewer
+ * than {@code maxSize}; then it hands the group, in queue order, to {@code sender}. The order of the
+ * changes of one session is kept, since a session always uses the same lane.
+ *
+ * @param maxSize most dispatches in one group (1: no grouping)
+ * @param linger  the longest a queued dispatch waits for others to join its group
+ * @param sender  sends a group; must treat each dispatch as {@link Dispatch#send()} would, never throw
+ */
+public record Batching(int maxSize, Duration linger, Consumer<List<Dispatch>> sender) {
+
+    /** One dispatch at a time. */
+    public static final Batching NONE = new Batching(1, Duration.ZERO, group -> group.forEach(Dispatch::send));
+
+    public Batching {
+        if (maxSize < 1) {
+            throw new IllegalArgumentException("maxSize must be at least 1: " + maxSize);
+        }
+        Objects.requireNonNull(linger, "linger");
+        Objects.requireNonNull(sender, "sender");
+    }
+}

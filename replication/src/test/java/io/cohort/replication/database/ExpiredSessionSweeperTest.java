@@ -1,0 +1,51 @@
+package io.cohort.replication.database;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.Delivery;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.replication.group.Await;
+import io.cohort.replication.group.TestGroup;
+import io.cohort.replication.group.TestMember;
+import io.cohort.session.contract.TestSession;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Rows of sessions nobody touched for twice their inactive interval are swept by any node. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ExpiredSessionSweeperTest {
+
+    @Test
+    void longExpiredSessionsAreSweptAndLiveOnesStay() throws Exception {
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE,
+                     Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
+            SessionRows rows = new SessionRows(database);
+            TestSession abandoned = write(a, "abandoned", Instant.now().minusSeconds(10), 2_000);
+            TestSession recentlyExpired = write(a, "recent", Instant.now().minusMillis(1_500), 1_000);
+            TestSession live = write(a, "live", Instant.now(), 60_000);
+            assertThat(rows.version(abandoned.id())).isPositive();
+
+            Await.until("the abandoned session is swept", () -> rows.version(abandoned.id()) == -1);
+
+            assertThat(rows.attributeRowCount(abandoned.id())).isZero();
+            assertThat(rows.version(recentlyExpired.id())).as("expired, but not yet twice").isPositive();
+            assertThat(rows.version(live.id())).isPositive();
+        }
+    }
+
+    private static TestSession write(DatabaseNode node, String value, Instant lastAccessed, long maxInactive) {
+        TestSession session = new TestSession(value + "-" + System.nanoTime(), TestMember.CODEC);
+        synchronized (session) {
+            session.access(lastAccessed).maxInactive(maxInactive);
+            node.store().created(session);
+            session.set("value", value);
+            node.store().attributeChanged(session, "value");
+        }
+        return session;
+    }
+}

@@ -1,0 +1,106 @@
+package io.cohort.replication.database;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.Delivery;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.replication.group.ShopVisit;
+import io.cohort.replication.group.TestGroup;
+import io.cohort.replication.group.TestMember;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.StoredSession;
+import io.cohort.session.contract.TestSession;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Ownership on the database: the node that loads a session claims its row; the old owner's later
+ * writes match no row, are counted as conflicts, make it evict its stale copy, and never overwrite
+ * the newer state.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class OptimisticConcurrencyTest {
+
+    private static final Delivery SYNC = new Delivery.Sync(Duration.ofSeconds(2));
+
+    @Test
+    void staleOwnersWriteAfterATakeoverIsRejectedAndItsCacheEvicts() throws Exception {
+        for (Scope scope : Scope.values()) {
+            try (TestDatabase database = new H2Database();
+                 DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, scope, SYNC));
+                 DatabaseNode b = DatabaseNode.start("b", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, scope, SYNC))) {
+                SessionRows rows = new SessionRows(database);
+                ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+                StoredSession taken = b.store().load(atA.id()).orElseThrow(); // the balancer sent the user to b
+                TestSession atB = continueOn(taken);
+                synchronized (atB) {
+                    atB.set("cart", "EST-2");
+                    b.store().attributeChanged(atB, "cart");
+                    b.store().requestCompleted(atB);
+                }
+
+                atA.request(Map.of("cart", "stale")); // a misrouted request at the old owner
+
+                assertThat(a.conflicts()).as(scope + ": conflicts counted at a").isEqualTo(1);
+                assertThat(a.cache().evicted()).as(scope + ": a's cache told to evict").containsExactly(atA.id());
+                assertThat(rows.owner(atA.id())).contains("b");
+                assertThat(rows.version(atA.id())).isEqualTo(atB.version());
+                StoredSession current = a.store().load(atA.id()).orElseThrow();
+                assertThat(TestMember.CODEC.deserialize("cart", current.attributes().get("cart"))).isEqualTo("EST-2");
+            }
+        }
+    }
+
+    @Test
+    void staleOwnersWriteIsRejectedEvenBeforeTheNewOwnerChangedAnything() throws Exception {
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC));
+             DatabaseNode b = DatabaseNode.start("b", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+            b.store().load(atA.id()).orElseThrow();
+
+            atA.request(Map.of("cart", "stale"));
+            atA.request(Map.of("cart", "staler")); // after the conflict, a does not write the session at all
+
+            assertThat(a.conflicts()).isEqualTo(1);
+            assertThat(TestMember.CODEC.deserialize("cart", b.store().load(atA.id()).orElseThrow().attributes().get("cart")))
+                    .isEqualTo("EST-1");
+        }
+    }
+
+    @Test
+    void staleOwnersExpiryDoesNotDeleteTheNewOwnersSession() throws Exception {
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC));
+             DatabaseNode b = DatabaseNode.start("b", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+            b.store().load(atA.id()).orElseThrow();
+
+            synchronized (atA.session()) {
+                a.store().removed(atA.id(), RemovalCause.EXPIRED); // a's stale live copy times out
+            }
+
+            assertThat(new SessionRows(database).owner(atA.id())).contains("b");
+            assertThat(b.store().exists(atA.id())).isTrue();
+        }
+    }
+
+    /** The live session a node builds from a loaded copy. */
+    private static TestSession continueOn(StoredSession copy) throws Exception {
+        TestSession session = new TestSession(copy.id(), TestMember.CODEC);
+        synchronized (session) {
+            for (var attribute : copy.attributes().entrySet()) {
+                session.set(attribute.getKey(), TestMember.CODEC.deserialize(attribute.getKey(), attribute.getValue()));
+            }
+            session.markReplicated();
+            while (session.version() < copy.version()) {
+                session.nextVersion();
+            }
+        }
+        return session;
+    }
+}

@@ -221,6 +221,10 @@ public final class ClusterCommand implements Callable<Integer> {
                 : LocalClusterPlan.roundRobin(hosts.names, nodes);
         try {
             ReplicationPattern replication = ReplicationPattern.parse(pattern);
+            if (replication.protocol().filter("database"::equals).isPresent() && !shop.deploysShop()) {
+                throw new IllegalArgumentException("pattern " + pattern
+                        + " keeps sessions in the shop's database: it needs the shop (leave out --no-shop)");
+            }
             return new LocalClusterPlan(dir.toAbsolutePath().normalize(), hostNames, basePort, adminBasePort,
                     allWars.stream().map(w -> w.toAbsolutePath().normalize()).distinct().toList(), gracefulStop,
                     database, new ReplicationPlan(replication, replicationPorts(replication, nodes)));

@@ -9,6 +9,7 @@ import java.util.stream.Collectors;
  * replication port of each node (peer: each node's TCP port, every node lists all of them;
  * multicast: the group's UDP port is the first), all on loopback, and a cluster secret (handed to
  * the nodes in an environment variable) so that members authenticate and traffic is encrypted.
+ * The database protocol keeps sessions in the shop's database ({@code jdbc/jpetstore}).
  *
  * @param pattern the policy
  * @param ports one replication port per node, in node order
@@ -23,10 +24,11 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
     public ReplicationPlan {
         Objects.requireNonNull(pattern, "pattern");
         ports = List.copyOf(ports);
-        if (pattern.protocol().filter("database"::equals).isPresent()) {
-            throw new IllegalArgumentException("pattern " + pattern.name()
-                    + ": the database protocol is not available in cohort cluster yet; use 1xxx or 2xxx");
-        }
+    }
+
+    /** Whether sessions go to the shop's database (pattern 3xxx) rather than to other members. */
+    boolean usesDatabase() {
+        return pattern.protocol().filter("database"::equals).isPresent();
     }
 
     /** The {@code <cluster>} element of node {@code index} (0-based), or nothing without replication. */
@@ -48,6 +50,9 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
     }
 
     private String protocolXml(int index) {
+        if (usesDatabase()) {
+            return "<database data-source=\"" + ShopDatabase.JNDI_NAME + "\"/>";
+        }
         if (pattern.protocol().orElseThrow().equals("multicast")) {
             return "<multicast ip=\"%s\" port=\"%d\" bind-addr=\"127.0.0.1\"/>".formatted(MULTICAST_GROUP, ports.get(0));
         }

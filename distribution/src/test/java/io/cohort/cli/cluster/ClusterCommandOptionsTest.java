@@ -37,6 +37,10 @@ class ClusterCommandOptionsTest {
         assertThat(plan.dir()).isEqualTo(Path.of("cohort-work").toAbsolutePath());
         assertThat(plan.gracefulStop()).isEqualTo(Duration.ofSeconds(30));
         assertThat(plan.wars()).containsExactly(SHOP);
+        assertThat(plan.replication().pattern().name()).isEqualTo("2211");
+        assertThat(plan.nodes().get(0).configXml()).contains("<peer bind-addr=\"127.0.0.1\" start-port=\"7800\"")
+                .contains("trigger=\"onRequestEnd\" scope=\"modifiedAttributes\"")
+                .contains("<security secret-env=\"COHORT_CLUSTER_SECRET\"/>");
     }
 
     @Test
@@ -66,5 +70,9 @@ class ClusterCommandOptionsTest {
         assertThat(CommandRun.of("cluster", "--no-shop", "--war", dir.resolve("missing.war").toString()).err())
                 .contains("no such .war file");
         assertThat(CommandRun.of("cluster", "--no-shop", "--start-timeout", "soon").exitCode()).isEqualTo(ExitCode.USAGE);
+        assertThat(CommandRun.of("cluster", "--no-shop", "--pattern", "2411").err())
+                .contains("invalid replication pattern '2411'").contains("e.g. 2211");
+        assertThat(CommandRun.of("cluster", "--no-shop", "--pattern", "3211").err())
+                .contains("keeps sessions in the shop's database");
     }
 }

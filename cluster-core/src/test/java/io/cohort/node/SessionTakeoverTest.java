@@ -71,6 +71,24 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void changedSessionIdKeepsTheSessionAndMovesItsCopy() throws Exception {
+        String before = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String oldId = before.substring(0, before.lastIndexOf('.'));
+
+        HttpResponse<String> changed = withCookies(n1, n1.app("/app/session?changeId&set=user&value=j2ee"),
+                "JSESSIONID=" + before);
+        String after = cookie(changed, "JSESSIONID");
+        String newId = after.substring(0, after.lastIndexOf('.'));
+
+        assertThat(newId).isNotEqualTo(oldId);
+        assertThat(after).endsWith(".n1");
+        assertThat(changed.body()).contains("id=" + newId, "cart=EST-1", "user=j2ee");
+        assertThat(withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + after).body())
+                .contains("id=" + newId, "cart=EST-1", "user=j2ee");
+        assertThat(stores.copies).containsKey("app/" + newId).doesNotContainKey("app/" + oldId);
+    }
+
+    @Test
     void nodeTellsTheBalancerWhereTheCopiesAre() throws Exception {
         HttpResponse<String> first = n1.get(n1.app("/app/session?set=a&value=1"));
         String sessionCookie = cookie(first, "JSESSIONID");

@@ -11,7 +11,8 @@ import java.util.TreeMap;
 /**
  * Test application servlet for sessions. {@code ?set=name&value=v} stores a string,
  * {@code ?unserializable=name} tries to store a non-serializable object (answers 400 with the
- * container's message when refused), {@code ?invalidate} invalidates; every answer lists the
+ * container's message when refused), {@code ?changeId} changes the session id (as a sign-on does),
+ * {@code ?invalidate} invalidates; every answer lists the
  * session's attributes as {@code name=value} lines.
  */
 public class SessionServlet extends HttpServlet {
@@ -24,6 +25,10 @@ public class SessionServlet extends HttpServlet {
             session.invalidate();
             response.getWriter().print("invalidated");
             return;
+        }
+        if (request.getParameter("changeId") != null) {
+            request.changeSessionId();
+            session = request.getSession(false);
         }
         String name = request.getParameter("set");
         if (name != null) {

@@ -57,7 +57,8 @@ public final class CohortSessionCache extends DefaultSessionCache {
             return;
         }
         try (AutoLock ignored = session.lock()) {
-            if (!session.isValid()) {
+            // during a renewal Jetty holds the session in state CHANGING: only invalid ones are refused
+            if (session.isInvalidOrInvalidating()) {
                 throw new IllegalStateException("Session " + session.getId() + " is not valid");
             }
             String oldId = session.getId();

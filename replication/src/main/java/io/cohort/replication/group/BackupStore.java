@@ -13,7 +13,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * The copies this node holds of sessions other members own, for every application (deployed here
- * or not), with the name of the owner each copy came from.
+ * or not), with the name of the owner each copy came from (or of the custodian that answers for it
+ * while its owner is gone, see {@link OrphanedCopies}).
  *
  * <p>Rules: a full copy replaces a copy only if its version is higher; a delta applies only to the
  * copy of the version just before it, and anything else is a gap the caller repairs with a full copy;
@@ -124,6 +125,29 @@ final class BackupStore {
             }
             return null;
         });
+    }
+
+    /** The copies of one application held here, by session id (a snapshot). */
+    Map<String, Copy> copiesOf(String application) {
+        return Map.copyOf(copies(application));
+    }
+
+    /**
+     * {@code owner} answers for the copy from now on (it became the custodian of an orphaned
+     * session); only if the copy is still {@code expected} (nothing changed it meanwhile).
+     *
+     * @return whether the copy was re-owned
+     */
+    boolean reown(String application, String id, Copy expected, String owner) {
+        boolean[] done = {false};
+        copies(application).computeIfPresent(id, (key, copy) -> {
+            if (copy != expected) {
+                return copy;
+            }
+            done[0] = true;
+            return new Copy(copy.session(), owner);
+        });
+        return done[0];
     }
 
     int count(String application) {

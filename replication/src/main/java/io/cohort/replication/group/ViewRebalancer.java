@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * and holders that left are forgotten. Runs on one background thread; a change that arrives while a
  * pass runs triggers one more pass after it, so bursts of view changes cost at most two passes.
  *
- * <p>Copies of sessions whose owner died are not moved: they wait for a takeover (or the orphan
- * sweep), because only an owner knows the authoritative state.
+ * <p>Copies this node holds of sessions whose owner left are restored by {@link OrphanedCopies} in
+ * the same pass: one surviving holder, the custodian, places them as if it owned them. It compares
+ * the members at this pass with those at the previous one.
  */
 final class ViewRebalancer implements AutoCloseable {
 
@@ -33,10 +34,14 @@ final class ViewRebalancer implements AutoCloseable {
     private final Supplier<Collection<GroupSessionTransport>> transports;
     private final ExecutorService worker;
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    private final OrphanedCopies orphans;
+    /** The members at the previous pass; only the worker thread reads and writes it. */
+    private List<Member> previous = List.of();
 
     ViewRebalancer(GroupContext group, Supplier<Collection<GroupSessionTransport>> transports) {
         this.group = group;
         this.transports = transports;
+        this.orphans = new OrphanedCopies(group);
         this.worker = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-rebalance-" + group.selfName());
             thread.setDaemon(true);
@@ -59,7 +64,18 @@ final class ViewRebalancer implements AutoCloseable {
     }
 
     private void rebalanceAll() {
+        List<Member> now = group.membership().members();
         for (GroupSessionTransport transport : transports.get()) {
+            int restored = 0;
+            try {
+                restored = orphans.restore(transport, previous, now);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: restoring copies of sessions whose owner left failed", transport.application(), e);
+            }
+            if (restored > 0) {
+                LOG.info("{}: sent {} copies of sessions whose owner left, as their custodian",
+                        transport.application(), restored);
+            }
             if (!transport.continuous()) {
                 continue;
             }
@@ -76,6 +92,7 @@ final class ViewRebalancer implements AutoCloseable {
                         transport.application(), moved, group.membership().members().stream().map(Member::name).toList());
             }
         }
+        previous = now;
     }
 
     /** Brings one session's holders in line with its placement; returns how many full copies were sent. */

@@ -17,6 +17,8 @@ import java.util.Optional;
  * {@link Acknowledgement} when asked and {@link FullCopyRequest} when it detects a version gap; a
  * member missing a session sends {@link Lookup}, gets {@link LookupReply}, and announces
  * {@link TakenOver} when it becomes the owner. {@link Hello} tells new members who the sender is.
+ * While a session has no owner, its custodian (a holder) sends {@link SessionUpdate} and
+ * {@link ReleaseCopy} as its owner would.
  */
 public sealed interface ReplicationMessage {
 

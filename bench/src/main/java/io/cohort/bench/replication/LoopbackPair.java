@@ -1,0 +1,111 @@
+package io.cohort.bench.replication;
+
+import io.cohort.cluster.Member;
+import io.cohort.config.ClusterConfig;
+import io.cohort.config.Delivery;
+import io.cohort.config.Discovery;
+import io.cohort.config.PeerMember;
+import io.cohort.config.PeerProtocol;
+import io.cohort.config.ReplicationSettings;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.group.BackupCopies;
+import io.cohort.replication.group.GroupOptions;
+import io.cohort.replication.group.GroupReplicationService;
+import io.cohort.session.SessionCacheControl;
+import io.cohort.session.SessionStore;
+import io.cohort.session.SessionStoreContext;
+import io.cohort.session.StoredSession;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Two replication members in this JVM, joined over JGroups TCP on 127.0.0.1 (the {@code <peer>}
+ * protocol with its built-in stack), owner {@code n1} running the engine's real
+ * {@code ReplicatingSessionStore} for the shop with onRequestEnd, modifiedAttributes, synchronous
+ * delivery and write-quota 1; {@code n2} holds the copies.
+ */
+final class LoopbackPair implements AutoCloseable {
+
+    private final GroupReplicationService owner;
+    private final GroupReplicationService holder;
+    private final SimpleMeterRegistry ownerMeters = new SimpleMeterRegistry();
+    private final SessionStore store;
+
+    LoopbackPair() throws Exception {
+        int[] ports = {freePort(), freePort()};
+        List<PeerMember> members = List.of(new PeerMember("127.0.0.1", ports[0]), new PeerMember("127.0.0.1", ports[1]));
+        ReplicationSettings settings = new ReplicationSettings(1, true, Duration.ofSeconds(1), Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2)));
+        String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
+        owner = start(cluster, "n1", ports[0], members, settings, ownerMeters);
+        holder = start(cluster, "n2", ports[1], members, settings, new SimpleMeterRegistry());
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (owner.clusterView().members().size() < 2 || holder.clusterView().members().size() < 2) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the two members did not see each other within 30 s");
+            }
+            Thread.sleep(20);
+        }
+        ClusterConfig config = clusterConfig(cluster, ports[0], members, settings);
+        store = owner.newStore(HotPath.APPLICATION);
+        store.start(new SessionStoreContext(HotPath.APPLICATION, "/" + HotPath.APPLICATION, "n1", true,
+                HotPath.class.getClassLoader(), HotPath.VALUES, Optional.of(config.replication()), owner.clusterView(),
+                ownerMeters, SessionCacheControl.NONE, Duration.ofSeconds(5)));
+    }
+
+    SessionStore store() {
+        return store;
+    }
+
+    Optional<StoredSession> copyAtHolder(String id) {
+        return BackupCopies.heldBy(holder, HotPath.APPLICATION, id);
+    }
+
+    double ownerCounter(String name) {
+        Counter counter = ownerMeters.find(name).tags("app", HotPath.APPLICATION, "direction", ReplicationMetrics.SENT)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    double syncTimeouts() {
+        Counter counter = ownerMeters.find(ReplicationMetrics.SYNC_TIMEOUTS).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Override
+    public void close() {
+        store.stop();
+        owner.close();
+        holder.close();
+    }
+
+    private static GroupReplicationService start(String cluster, String name, int port, List<PeerMember> members,
+            ReplicationSettings settings, SimpleMeterRegistry meters) throws Exception {
+        Member self = new Member(name, name, "localhost", URI.create("http://127.0.0.1:1/" + name),
+                URI.create("http://127.0.0.1:2/" + name));
+        return GroupReplicationService.start(clusterConfig(cluster, port, members, settings), self, meters,
+                GroupOptions.DEFAULT);
+    }
+
+    private static ClusterConfig clusterConfig(String cluster, int port, List<PeerMember> members,
+            ReplicationSettings settings) {
+        PeerProtocol peer = new PeerProtocol("127.0.0.1", port, 1, Duration.ofMillis(500), Discovery.STATIC,
+                Optional.empty(), Optional.empty(), Optional.empty(), members);
+        return new ClusterConfig(cluster, true, settings, peer, Optional.empty());
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}

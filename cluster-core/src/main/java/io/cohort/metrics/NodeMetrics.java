@@ -17,9 +17,10 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 
 /**
- * The node's metrics: one registry that every component (Jetty, session stores, replication)
- * registers its meters in, published in Prometheus text format on the admin connector and as JMX
- * MBeans (domain {@code metrics}). Every meter carries the tag {@code node}.
+ * A process's metrics: one registry that every component (Jetty, session stores, replication, the
+ * balancer's proxy) registers its meters in, with the JVM's meters bound, published in Prometheus
+ * text format on the admin connector and as JMX MBeans (domain {@code metrics}). Every meter of a
+ * node carries the tag {@code node}; a balancer's carry {@code balancer}.
  */
 public final class NodeMetrics implements AutoCloseable {
 
@@ -28,10 +29,16 @@ public final class NodeMetrics implements AutoCloseable {
     private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
+    /** The metrics of a node, every meter tagged {@code node=<nodeName>}. */
     public NodeMetrics(String nodeName) {
+        this("node", nodeName);
+    }
+
+    /** The metrics of a process whose meters are all tagged {@code <tagKey>=<tagValue>}. */
+    public NodeMetrics(String tagKey, String tagValue) {
         registry.add(prometheus);
         registry.add(jmx);
-        registry.config().commonTags(List.of(Tag.of("node", nodeName)));
+        registry.config().commonTags(List.of(Tag.of(tagKey, tagValue)));
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ClassLoaderMetrics().bindTo(registry);

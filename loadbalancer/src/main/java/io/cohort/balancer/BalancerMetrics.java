@@ -1,45 +1,23 @@
 package io.cohort.balancer;
 
-import io.micrometer.core.instrument.Clock;
+import io.cohort.metrics.NodeMetrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tag;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.micrometer.jmx.JmxConfig;
-import io.micrometer.jmx.JmxMeterRegistry;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import java.util.List;
 
 /**
- * The balancer's metrics, as the node's ({@code io.cohort.metrics.NodeMetrics}) but tagged
- * {@code balancer} instead of {@code node}: one registry published in Prometheus text format on
- * the admin port and as JMX MBeans (domain {@code metrics}), per-member meters from
- * {@link #member}, and the JVM's.
+ * The balancer's metrics: the same registry as a node's ({@link NodeMetrics}: Prometheus text on the
+ * admin port, JMX MBeans in domain {@code metrics}, the JVM's meters) tagged {@code balancer}
+ * instead of {@code node}, with per-member meters from {@link #member}.
  */
 final class BalancerMetrics implements AutoCloseable {
 
-    private final PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    private final JmxMeterRegistry jmx = new JmxMeterRegistry(JmxConfig.DEFAULT, Clock.SYSTEM);
-    private final CompositeMeterRegistry registry = new CompositeMeterRegistry();
-    private final JvmGcMetrics gc = new JvmGcMetrics();
+    private final NodeMetrics metrics;
     private final Counter unavailable;
     private final Counter refused;
 
     BalancerMetrics(String balancerName) {
-        registry.add(prometheus);
-        registry.add(jmx);
-        registry.config().commonTags(List.of(Tag.of("balancer", balancerName)));
-        new JvmMemoryMetrics().bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
-        gc.bindTo(registry);
+        metrics = new NodeMetrics("balancer", balancerName);
+        MeterRegistry registry = metrics.registry();
         unavailable = Counter.builder("cohort.balancer.unavailable").description("requests answered 503 because no member was up")
                 .register(registry);
         refused = Counter.builder("cohort.balancer.refused")
@@ -47,12 +25,12 @@ final class BalancerMetrics implements AutoCloseable {
     }
 
     MeterRegistry registry() {
-        return registry;
+        return metrics.registry();
     }
 
     /** The meters of one member; called once per member, at start. */
     MemberMeters member(Backend backend) {
-        return new MemberMeters(registry, backend);
+        return new MemberMeters(metrics.registry(), backend);
     }
 
     void unavailable() {
@@ -65,14 +43,11 @@ final class BalancerMetrics implements AutoCloseable {
 
     /** All meters in the Prometheus text exposition format (version 0.0.4). */
     String scrape() {
-        return prometheus.scrape();
+        return metrics.scrape();
     }
 
     @Override
     public void close() {
-        gc.close();
-        registry.close();
-        jmx.close();
-        prometheus.close();
+        metrics.close();
     }
 }

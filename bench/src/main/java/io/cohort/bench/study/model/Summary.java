@@ -1,0 +1,25 @@
+package io.cohort.bench.study.model;
+
+/**
+ * The measures of one experiment over its measurement window.
+ *
+ * @param pages                    pages completed (responses received, any status)
+ * @param pagesPerSecond           pages / window length
+ * @param meanMs                   mean response time from the scheduled send time
+ * @param p50Ms                    median response time
+ * @param p90Ms                    90th percentile
+ * @param p99Ms                    99th percentile
+ * @param maxMs                    the slowest page
+ * @param errors                   pages that failed: connection errors, timeouts, 5xx, unexpected content
+ * @param scenarios                scenarios (sign-on … sign-off) completed in the window
+ * @param sessionsLost             scenarios whose session was lost or stale: the cart at checkout did not
+ *                                 hold exactly what the user added, the order total did not match, or the
+ *                                 user was found signed off
+ * @param cpuPercentPerNode        mean CPU % of one node process (100 = one core), averaged over nodes
+ * @param interconnectKBpsPerNode  mean replication bytes sent + received per node, KB/s (database bytes for
+ *                                 the database protocol; 0 without replication)
+ */
+public record Summary(long pages, double pagesPerSecond, double meanMs, double p50Ms, double p90Ms, double p99Ms,
+        double maxMs, long errors, long scenarios, long sessionsLost, double cpuPercentPerNode,
+        double interconnectKBpsPerNode) {
+}

@@ -63,7 +63,8 @@ final class ReportCharts {
             throughput.add(new ChartSpec.Line("linear scaling (ratio = nodes)", List.of(1.0, (double) maxNodes),
                     List.of(1.0, (double) maxNodes), ChartSpec.Style.REFERENCE));
         }
-        String against = baseline == Baseline.ONE_NODE_NONE ? "ratio to 1-node none" : "ratio to none at the same size";
+        String against = baseline == Baseline.ONE_NODE_NONE ? "ratio to 1-node none"
+                : "FALLBACK: ratio to none at the same size";
         String prefix = group.slug() + "-" + Format.slug(load);
         String suffix = " — " + data.describeLoad(load);
         return List.of(

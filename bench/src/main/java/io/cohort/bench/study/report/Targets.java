@@ -3,8 +3,11 @@ package io.cohort.bench.study.report;
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.FailoverOutcome;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.DoublePredicate;
+import java.util.function.ToLongFunction;
 
 /**
  * Cohort's targets for the rerun: throughput ratios within this run at the heaviest load measured
@@ -40,13 +43,9 @@ final class Targets {
         return results;
     }
 
-    private interface RatioGoal {
-        boolean met(double ratio);
-    }
-
-    private TargetResult throughput(String target, String pattern, String reference, String goal, RatioGoal rule) {
+    private TargetResult throughput(String target, String pattern, String reference, String goal, DoublePredicate rule) {
         List<String> heaviestFirst = new ArrayList<>(data.loads());
-        java.util.Collections.reverse(heaviestFirst);
+        Collections.reverse(heaviestFirst);
         for (String load : heaviestFirst) {
             Optional<Integer> nodes = data.largestCommonNodeCount(load, 2, List.of(pattern, reference));
             if (nodes.isPresent()) {
@@ -59,18 +58,14 @@ final class Targets {
                         + reference + " " + Measure.THROUGHPUT.format(base) + ": " + Format.percent(ratio) + " ("
                         + Format.change(ratio) + ") at " + nodes.get() + " nodes, " + data.describeLoad(load)
                         + heaviest, Double.isNaN(ratio) ? TargetResult.Status.NOT_MET
-                                : TargetResult.Status.of(rule.met(ratio)));
+                                : TargetResult.Status.of(rule.test(ratio)));
             }
         }
         return new TargetResult(target, goal, "needs " + pattern + " and " + reference
                 + " at one size of ≥ 2 nodes at one load; this run has none", TargetResult.Status.NOT_MEASURED);
     }
 
-    private interface LossBound {
-        long of(ExperimentResult result);
-    }
-
-    private TargetResult failover(String pattern, String target, String goal, LossBound bound) {
+    private TargetResult failover(String pattern, String target, String goal, ToLongFunction<ExperimentResult> bound) {
         List<ExperimentResult> runs = data.failovers().stream()
                 .filter(r -> r.spec().target().equals(RunData.COHORT) && r.spec().pattern().equals(pattern)
                         && r.failover() != null).toList();
@@ -82,7 +77,7 @@ final class Targets {
         boolean met = true;
         for (ExperimentResult run : runs) {
             FailoverOutcome outcome = run.failover();
-            long limit = bound.of(run);
+            long limit = bound.applyAsLong(run);
             met &= outcome.sessionsLost() <= limit;
             figures.add(run.spec().id() + ": " + outcome.sessionsLost() + " lost (limit " + limit + "), "
                     + outcome.errorsAfterKill() + " errors after the kill");

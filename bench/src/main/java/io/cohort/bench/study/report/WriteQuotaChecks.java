@@ -3,6 +3,7 @@ package io.cohort.bench.study.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.DoublePredicate;
 
 /**
  * The write-quota findings F11 and F12. A quota of q copies each session to min(q, N − 1) other
@@ -81,7 +82,7 @@ final class WriteQuotaChecks {
     }
 
     private Check atFullShape(String expectation, Measure measure, String a, String b,
-            java.util.function.DoublePredicate test) {
+            DoublePredicate test) {
         if (load.isEmpty()) {
             return Check.notMeasured(expectation, compare.missingLoad(loadName));
         }

@@ -15,6 +15,23 @@ class StudyFindingsTest {
     }
 
     @Test
+    void aQuickRunAtTwoNodesAndMediumLoadSaysWhatItCannotShow() {
+        SyntheticRun quick = baseline("medium")
+                .add("2211", 2, "medium", 192, 11, 46, 2000).add("1211", 2, "medium", 190, 11, 46, 2050)
+                .add("2211wq2", 2, "medium", 191, 11, 46, 2010).add("2211wq3", 2, "medium", 191, 11, 46, 1990);
+
+        var findings = new StudyFindings(quick.data()).evaluate();
+
+        Finding f3 = findings.get(2);
+        assertThat(f3.verdict()).isEqualTo(Verdict.PARTLY);
+        assertThat(f3.checks()).filteredOn(c -> c.outcome() == Check.Outcome.NOT_MEASURED).singleElement()
+                .satisfies(c -> assertThat(c.evidence()).contains("needs 2211 at two or more sizes of ≥ 2 nodes"));
+        assertThat(findings.get(3).verdict()).isEqualTo(Verdict.NOT_MEASURED);
+        assertThat(findings.get(10).verdict()).isEqualTo(Verdict.PARTLY);
+        assertThat(findings.get(11).checks().get(0).evidence()).startsWith("needs a high load");
+    }
+
+    @Test
     void triggerBytesInTheStudysOrderAreReproduced() {
         SyntheticRun run = baseline("medium")
                 .add("2311", 2, "medium", 198, 10, 41, 70)

@@ -67,6 +67,8 @@ final class BenchmarkShopCluster implements AutoCloseable {
             List<String> options = new ArrayList<>(current.jvmOptions());
             options.addAll(data.systemProperties());
             options.add("-Xmx256m");
+            // the nodes serve a few seconds of load: C1 alone starts them sooner on a busy machine
+            options.add("-XX:TieredStopAtLevel=1");
             cluster = new LocalCluster(plan, new JavaCommand(current.java(), current.classPath(), options));
             ClusterState state = cluster.start(START_TIMEOUT);
             return new BenchmarkShopCluster(database, cluster, state, startBalancer(state.nodes()));

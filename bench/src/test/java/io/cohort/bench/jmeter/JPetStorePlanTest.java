@@ -11,7 +11,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import java.time.Duration;
 import java.util.List;
@@ -34,6 +39,7 @@ class JPetStorePlanTest {
     private static final Path SHOP_WAR = Path.of(System.getProperty("cohort.shop.war", "target/test-wars/jpetstore.war"));
     /** 1,000 products: 20 keywords of about 100 products each, as in the full data set. */
     private static final ShopData DATA = new ShopData(40, 1_000);
+    private static final int KEYWORDS = 20;
     private static final int USERS = 4;
     private static final Duration RUN = Duration.ofSeconds(15);
     /** The sampler labels of the plan: the scenario's pages. */
@@ -51,12 +57,8 @@ class JPetStorePlanTest {
         try (BenchmarkShopCluster shop = BenchmarkShopCluster.start(dir.resolve("cluster"), SHOP_WAR.toAbsolutePath(), 2,
                 "2211", DATA)) {
             long started = System.nanoTime();
-            for (URI node : shop.shopOnEachNode()) {
-                List<String> keywords = awaitKeywords(node);
-                assertThat(keywords).as("keywords of %s", node).hasSize(20);
-                ShopWarmUp.visitEveryPage(node, keywords.get(0), "user0");
-            }
-            assertThat(awaitKeywords(shop.shopThroughBalancer())).hasSize(20);
+            warmUpInParallel(shop.shopOnEachNode());
+            assertThat(awaitKeywords(shop.shopThroughBalancer())).hasSize(KEYWORDS);
             System.out.printf("shop ready and warm in %d ms%n", (System.nanoTime() - started) / 1_000_000);
 
             JMeter.Run run = jmeter.runNonGui(PLAN, dir.resolve("jmeter"), Map.of(
@@ -78,6 +80,31 @@ class JPetStorePlanTest {
             assertThat(pages.get("add to cart")).as("at least one add per order: %s", pages)
                     .isGreaterThanOrEqualTo(pages.get("place order"));
             assertThat(pages.get("keywords")).as("keywords once per user: %s", pages).isEqualTo(USERS);
+        }
+    }
+
+    /** Every node goes once through every page, all nodes at once. */
+    private static void warmUpInParallel(List<URI> nodes) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(nodes.size());
+        try {
+            List<Future<Void>> visits = new ArrayList<>();
+            for (URI node : nodes) {
+                visits.add(pool.submit(() -> {
+                    List<String> keywords = awaitKeywords(node);
+                    assertThat(keywords).as("keywords of %s", node).hasSize(KEYWORDS);
+                    ShopWarmUp.visitEveryPage(node, keywords.get(0), "user0");
+                    return null;
+                }));
+            }
+            for (Future<Void> visit : visits) {
+                try {
+                    visit.get();
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
  * seconds against two shop nodes replicating with pattern 2211 behind one balancer: JMeter exits
  * with 0, every page of the scenario was requested, orders were placed, and no sample failed (each
  * response is checked by the plan's assertions: signed on, results found, the cart holding every
- * piece added in the round, the order confirmed, signed off).
+ * piece added in the loop, the order confirmed, signed off).
  */
 class JPetStorePlanTest {
 

@@ -61,7 +61,7 @@ public final class CohortSystem implements SystemUnderTest {
                             Optional.of(n.admin().resolve("/metrics"))))
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
-            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase();
+            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT);
             return new CohortSystem(description, cluster, front, nodes);
         } catch (Exception e) {
             cluster.stop();

@@ -8,6 +8,7 @@ import org.apache.catalina.ha.session.DeltaManager;
 import org.apache.catalina.ha.session.JvmRouteBinderValve;
 import org.apache.catalina.ha.tcp.ReplicationValve;
 import org.apache.catalina.ha.tcp.SimpleTcpCluster;
+import org.apache.catalina.tribes.Channel;
 import org.apache.catalina.tribes.group.GroupChannel;
 import org.apache.catalina.tribes.group.interceptors.MessageDispatchInterceptor;
 import org.apache.catalina.tribes.group.interceptors.TcpFailureDetector;
@@ -35,7 +36,7 @@ final class ClusterSetup {
     static SimpleTcpCluster create(TomcatNodeOptions options) throws IOException {
         SimpleTcpCluster cluster = new SimpleTcpCluster();
         cluster.setClusterName("tomcat-peers");
-        cluster.setChannelSendOptions(options.delivery().sendOptions());
+        cluster.setChannelSendOptions(sendOptions(options.delivery()));
         cluster.setManagerTemplate(manager(options));
         cluster.setChannel(channel(options));
         cluster.addValve(new ReplicationValve());
@@ -44,6 +45,13 @@ final class ClusterSetup {
             cluster.addClusterListener(new ClusterSessionListener());
         }
         return cluster;
+    }
+
+    private static int sendOptions(Delivery delivery) {
+        return switch (delivery) {
+            case ASYNC -> Channel.SEND_OPTIONS_ASYNCHRONOUS;
+            case SYNC -> Channel.SEND_OPTIONS_SYNCHRONIZED_ACK | Channel.SEND_OPTIONS_USE_ACK;
+        };
     }
 
     private static ClusterManagerBase manager(TomcatNodeOptions options) {

@@ -1,26 +1,15 @@
 package io.cohort.bench.tomcat;
 
 import java.util.Locale;
-import org.apache.catalina.tribes.Channel;
 
 /**
  * How the cluster channel sends session changes: {@code async} (Tomcat's default: the request does not
  * wait) or {@code sync} (the request waits until the receivers acknowledge having processed the change).
+ * Free of Tomcat classes, so that launchers outside the node's class path can name it.
  */
 public enum Delivery {
-    ASYNC(Channel.SEND_OPTIONS_ASYNCHRONOUS),
-    SYNC(Channel.SEND_OPTIONS_SYNCHRONIZED_ACK | Channel.SEND_OPTIONS_USE_ACK);
-
-    private final int sendOptions;
-
-    Delivery(int sendOptions) {
-        this.sendOptions = sendOptions;
-    }
-
-    /** The Tribes channel send options. */
-    int sendOptions() {
-        return sendOptions;
-    }
+    ASYNC,
+    SYNC;
 
     public String argument() {
         return name().toLowerCase(Locale.ROOT);

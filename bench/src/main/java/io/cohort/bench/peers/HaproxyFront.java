@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  * HAProxy as a child process ({@code haproxy -db -f <dir>/haproxy.cfg}, output in {@code <dir>/haproxy.log})
  * with a {@link HaproxyConfig}. The configuration is checked with {@code haproxy -c} before the start, and
  * the start waits until the front port accepts connections. {@link #close} sends SIGTERM, then SIGKILL.
- * The executable is {@code haproxy} on the PATH, or the one named by the environment variable
+ * It is also stopped when this JVM exits normally or on SIGTERM without {@link #close}; after a SIGKILL
+ * of this JVM it must be stopped by hand. The executable is {@code haproxy} on the PATH, or the one named by the environment variable
  * {@value #EXECUTABLE_ENV}; on Debian it is the package {@code haproxy}.
  */
 public final class HaproxyFront implements FrontDoor {
@@ -25,10 +26,14 @@ public final class HaproxyFront implements FrontDoor {
 
     private final Process process;
     private final URI uri;
+    /** HAProxy does not notice when its parent dies: this stops it when the bench JVM exits without close. */
+    private final Thread stopAtExit;
 
     private HaproxyFront(Process process, URI uri) {
         this.process = process;
         this.uri = uri;
+        this.stopAtExit = new Thread(process::destroyForcibly, "haproxy-stop-at-exit");
+        Runtime.getRuntime().addShutdownHook(stopAtExit);
     }
 
     /** The HAProxy executable this launcher runs. */
@@ -115,6 +120,11 @@ public final class HaproxyFront implements FrontDoor {
 
     @Override
     public void close() throws InterruptedException {
+        try {
+            Runtime.getRuntime().removeShutdownHook(stopAtExit);
+        } catch (IllegalStateException exiting) {
+            // the JVM is shutting down: the hook runs anyway
+        }
         if (process.isAlive()) {
             process.destroy();
             if (!process.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {

@@ -11,6 +11,7 @@ import org.apache.catalina.ha.tcp.SimpleTcpCluster;
 import org.apache.catalina.tribes.Channel;
 import org.apache.catalina.tribes.group.GroupChannel;
 import org.apache.catalina.tribes.group.interceptors.MessageDispatchInterceptor;
+import org.apache.catalina.tribes.group.interceptors.OrderInterceptor;
 import org.apache.catalina.tribes.group.interceptors.TcpFailureDetector;
 import org.apache.catalina.tribes.group.interceptors.TcpPingInterceptor;
 import org.apache.catalina.tribes.membership.StaticMember;
@@ -21,7 +22,7 @@ import org.apache.catalina.tribes.transport.nio.NioReceiver;
  * The {@code <Cluster>} of a node, built in code as Tomcat's clustering how-to configures it for static
  * membership: a {@link SimpleTcpCluster} whose Tribes channel receives on 127.0.0.1, knows its members
  * from {@link TomcatNodeOptions#members()} ({@link StaticMembershipService}, TCP pings and failure
- * detection instead of multicast heartbeats), and a manager template ({@link DeltaManager} or
+ * detection instead of multicast heartbeats, messages kept in order per sender), and a manager template ({@link DeltaManager} or
  * {@link BackupManager}); {@link ReplicationValve} sends each request's changes when it ends, and
  * {@link JvmRouteBinderValve} re-issues the session cookie with this node's route when it serves a session
  * that came from another node (failover).
@@ -88,6 +89,10 @@ final class ClusterSetup {
         }
         channel.setMembershipService(membership);
 
+        // async sends leave through MessageDispatchInterceptor's thread pool, which can reorder them (e.g. the
+        // shop's sign-on: an id change, then the new id's delta); numbering them above it restores the order
+        // at the receiver, as Cohort's async delivery keeps per-session order
+        channel.addInterceptor(new OrderInterceptor());
         channel.addInterceptor(new TcpPingInterceptor());
         channel.addInterceptor(new TcpFailureDetector());
         channel.addInterceptor(new MessageDispatchInterceptor());

@@ -134,6 +134,7 @@ class MultiHostInNamespacesTest {
             }
             Poll.until(START, cluster.name() + " balancer sees every node up", () -> membersUp(cluster) == 3);
         }
+        progress("both clusters formed and their balancers see every node");
     }
 
     private void startNameServer(Path dnsmasq, Host server) throws IOException {
@@ -144,7 +145,7 @@ class MultiHostInNamespacesTest {
         }
         Files.writeString(hosts, lines);
         processes.add(NamespacedProcess.start(lab, server, "dnsmasq", List.of(dnsmasq.toString(),
-                "--keep-in-foreground", "--no-resolv", "--no-hosts", "--log-facility=-",
+                "--keep-in-foreground", "--no-resolv", "--no-hosts", "--log-queries", "--log-facility=-",
                 "--addn-hosts=" + hosts, "--listen-address=" + server.address(), "--bind-interfaces",
                 "--port=53", "--user=root", "--pid-file=" + dir.resolve("dnsmasq.pid")), Map.of(),
                 dir.resolve("dnsmasq.log")));
@@ -210,6 +211,13 @@ class MultiHostInNamespacesTest {
                 URI.create("http://" + balancerHost.address() + ":" + balancerAdminPort + "/health"), nodes);
     }
 
+    private final long started = System.nanoTime();
+
+    /** A line on the test's output with the seconds since the class started: where the time goes. */
+    private void progress(String what) {
+        System.out.printf("[multi-host] %5.1f s  %s%n", (System.nanoTime() - started) / 1e9, what);
+    }
+
     @AfterAll
     void removeEverything() {
         for (NamespacedProcess process : processes) {
@@ -222,6 +230,7 @@ class MultiHostInNamespacesTest {
         if (lab != null) {
             lab.close();
         }
+        progress("processes stopped, namespaces and bridge removed");
     }
 
     @Test
@@ -236,6 +245,13 @@ class MultiHostInNamespacesTest {
     }
 
     private void scenario() throws Exception {
+        // the peer members found each other through the name server: each namespace asked it
+        String queries = Files.readString(dir.resolve("dnsmasq.log"));
+        for (int k = 1; k <= 3; k++) {
+            assertThat(queries).as("namespace " + k + " looked the peers up by DNS")
+                    .contains("query[A] " + PEERS_NAME + " from " + lab.host(k).address());
+        }
+
         // every node's first shop request loads its data set and compiles pages: all at once
         List<CompletableFuture<HttpResponse<String>>> warmUps = new ArrayList<>();
         for (Cluster cluster : clusters.values()) {
@@ -256,6 +272,7 @@ class MultiHostInNamespacesTest {
             customers.put(cluster.getKey(), cluster.getValue().get(CHANGE.toSeconds(), TimeUnit.SECONDS));
         }
 
+        progress("a customer with a cart on every node");
         // replicated: every node holds copies of the two sessions the others own
         for (Cluster cluster : clusters.values()) {
             for (Node node : cluster.nodes()) {
@@ -264,6 +281,7 @@ class MultiHostInNamespacesTest {
             }
         }
 
+        progress("every node holds copies of the others' sessions");
         // SIGKILL of node 1: its customer carries on at a holder of the copy
         for (Cluster cluster : clusters.values()) {
             cluster.node(1).process().kill();
@@ -277,6 +295,7 @@ class MultiHostInNamespacesTest {
             assertThat(after.body()).contains("Sign off");
         }
 
+        progress("node 1 killed; its customers carried on at a holder");
         // namespace 3 cut off: node 2 is on its own side, node 3 on the other
         Host third = lab.host(3);
         Map<String, String> oldCookies = new LinkedHashMap<>();
@@ -299,6 +318,7 @@ class MultiHostInNamespacesTest {
             assertThat(added.textOf("cart")).contains(customer.item, "EST-20");
         }
 
+        progress("namespace 3 cut off; its customers carried on on the other side");
         // the link comes back: the group heals
         lab.restore(third);
         for (Cluster cluster : clusters.values()) {
@@ -306,6 +326,7 @@ class MultiHostInNamespacesTest {
             awaitMembers(cluster.node(3), 2, CHANGE);
         }
 
+        progress("link restored; the groups merged");
         // node 3 learns from the merged group that the session went on without it, and steps back
         for (Cluster cluster : clusters.values()) {
             Node third3 = cluster.node(3);
@@ -325,6 +346,7 @@ class MultiHostInNamespacesTest {
             Page current = customer.client.get("/cart");
             assertThat(current.textOf("cart")).contains(customer.item, "EST-20");
         }
+        progress("the healed node served the current cart, not its stale copy");
     }
 
     /** A signed-on customer with one item in the cart, and the node that owns the session. */

@@ -11,10 +11,22 @@ import java.util.Deque;
 final class Cleanup implements AutoCloseable {
 
     private final Deque<AutoCloseable> started = new ArrayDeque<>();
+    private boolean closed;
 
-    synchronized <T extends AutoCloseable> T add(T resource) {
-        started.push(resource);
-        return resource;
+    /**
+     * Remembers {@code resource} to close it later. Once the cleanup has run (Ctrl-C while something was starting),
+     * the resource is closed at once and the caller gets an {@link IllegalStateException}, so nothing outlives
+     * the run.
+     */
+    <T extends AutoCloseable> T add(T resource) {
+        synchronized (this) {
+            if (!closed) {
+                started.push(resource);
+                return resource;
+            }
+        }
+        closeQuietly(resource);
+        throw new IllegalStateException("cohort bench is stopping");
     }
 
     /** Closes {@code resource} now and forgets it. */
@@ -29,6 +41,9 @@ final class Cleanup implements AutoCloseable {
 
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         while (true) {
             AutoCloseable next;
             synchronized (this) {

@@ -30,7 +30,7 @@ class SessionCheckOnLocalClusterTest {
     private static final DataSetSize DATA_SET = new DataSetSize(200, 1000);
 
     @TempDir
-    Path dir;
+    static Path dir;
     private EmbeddedH2Server database;
     private Cleanup cleanup;
     private ExperimentRunner runner;
@@ -60,8 +60,8 @@ class SessionCheckOnLocalClusterTest {
 
     @Test
     void replicatingClusterCompletesScenariosWithoutLosingASession() throws Exception {
-        ExperimentSpec spec = new ExperimentSpec("check-2211", "cohort", "2211", 2, 4, "4", Duration.ofSeconds(3),
-                Duration.ofSeconds(8), false);
+        ExperimentSpec spec = new ExperimentSpec("check-2211", "cohort", "2211", 2, 4, "4", Duration.ofSeconds(2),
+                Duration.ofSeconds(6), false);
 
         ExperimentResult result = runner.run(spec, new SilentProgress());
 
@@ -76,8 +76,8 @@ class SessionCheckOnLocalClusterTest {
 
     @Test
     void clusterWithoutReplicationLosesSessionsWhenANodeIsKilled() throws Exception {
-        ExperimentSpec spec = new ExperimentSpec("check-none-kill", "cohort", "none", 2, 6, "6", Duration.ofSeconds(3),
-                Duration.ofSeconds(10), true);
+        ExperimentSpec spec = new ExperimentSpec("check-none-kill", "cohort", "none", 2, 6, "6", Duration.ofSeconds(2),
+                Duration.ofSeconds(8), true);
 
         ExperimentResult result = runner.run(spec, new SilentProgress());
 

@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
  * existing one), drives the shop with closed-loop virtual users, and writes a run folder
  * ({@link io.cohort.bench.study.model}) with every measure; the report is rendered from that folder at the end.
  */
-@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(name = "cohort bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Reruns the study: for each experiment starts a local cluster (N node JVMs, one balancer per "
                 + "emulated host with roundrobin:local, the shop on a shared database with the benchmark data set), "
                 + "loads it with closed-loop virtual users (sign on, search, pick, add to cart 1-5 times, check out, "
@@ -57,7 +57,7 @@ public final class BenchCommand implements Callable<Integer> {
     /** The two presets. */
     static final class PresetChoice {
         @Option(names = "--quick", description = "Every pattern at 2 nodes plus the 1-node baseline at medium load, "
-                + "5 s warm-up, 10 s measured, failover for 2211 and 2212; about 8 minutes on 2 cores.")
+                + "4 s warm-up, 8 s measured, failover for 2211 and 2212 (16 s windows); 17 experiments.")
         boolean quick;
 
         @Option(names = "--full", description = "The study's matrix: nodes 1,2,4 at medium and high load, every "
@@ -205,6 +205,10 @@ public final class BenchCommand implements Callable<Integer> {
             if (databaseUrl != null) {
                 throw new ParameterException(spec.commandLine(),
                         "--database is for clusters the bench starts; an existing cluster has its own database");
+            }
+            if (patterns == null) {
+                throw new ParameterException(spec.commandLine(), "with --target-balancers, name the pattern the "
+                        + "existing cluster replicates with in --patterns (e.g. --patterns 2211); it labels the run");
             }
             return new Target.Existing(targetBalancers, nodeMetrics);
         }

@@ -5,12 +5,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** Picks ports that are free on loopback now, for components that must know their port in advance. */
-public final class FreePorts {
+final class FreePorts {
 
     private FreePorts() {
     }
 
-    public static int loopback() throws IOException {
+    static int loopback() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -12,9 +12,9 @@ package io.cohort.bench.study.run;
 public record LoadLevel(String label, int usersPerNode) {
 
     /** Well below saturation of one node on the 2-core reference machine (measured: see bench/README.md). */
-    public static final int MEDIUM_USERS = 40;
+    public static final int MEDIUM_USERS = 20;
     /** At the saturation of one node on the 2-core reference machine (measured: see bench/README.md). */
-    public static final int HIGH_USERS = 120;
+    public static final int HIGH_USERS = 80;
 
     public LoadLevel {
         if (usersPerNode < 1) {

@@ -3,7 +3,6 @@ package io.cohort.bench.study.run;
 import io.cohort.bench.study.driver.LoadDriver;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.cli.cluster.ClusterState;
-import io.cohort.cli.cluster.FreePorts;
 import io.cohort.cli.cluster.LocalBalancers;
 import io.cohort.cli.cluster.LocalCluster;
 import io.cohort.cli.cluster.LocalClusterPlan;
@@ -19,7 +18,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
@@ -59,12 +57,7 @@ public final class LocalStudyCluster implements SystemUnderTest {
             java.util.function.Consumer<LocalStudyCluster> started) throws Exception {
         Path dir = environment.workDir().resolve(spec.id()).toAbsolutePath().normalize();
         ReplicationPattern pattern = ReplicationPattern.parse(spec.pattern());
-        List<Integer> ports = new ArrayList<>();
-        if (pattern.replicates()) {
-            for (int k = 0; k < spec.nodes(); k++) {
-                ports.add(FreePorts.loopback());
-            }
-        }
+        List<Integer> ports = pattern.replicates() ? ReplicationPorts.pick(spec.nodes()) : List.of();
         LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(spec.nodes()), 0, 0,
                 List.of(environment.shopWar()), GRACEFUL_STOP)
                 .withDatabase(environment.database())

@@ -66,12 +66,13 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
     }
 
     /**
-     * {@code --quick}: every pattern at 2 nodes and the 1-node baseline at medium load, 5 s warm-up and 10 s
-     * measured each, plus failover for 2211 and 2212 at 2 nodes (20 s windows).
+     * {@code --quick}: every pattern at 2 nodes and the 1-node baseline at medium load, 4 s warm-up and 8 s
+     * measured each, plus failover for 2211 and 2212 at 2 nodes (16 s windows). Budget on 2 cores: 17 experiments
+     * of 12–20 s of load plus 15–20 s each for starting and stopping the cluster, under 10 minutes.
      */
     public static StudyPlan quick() {
         return new StudyPlan("quick", List.of(2), List.of(LoadLevel.parse("medium")), ALL_PATTERNS, PRESET_FAILOVER,
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20));
+                Duration.ofSeconds(4), Duration.ofSeconds(8), Duration.ofSeconds(16));
     }
 
     /** {@code --full}: the study's matrix, nodes 1, 2, 4 at medium and high load, every pattern, and failover. */

@@ -29,6 +29,7 @@ final class ConsoleProgress implements Progress {
     private long base;
     private long experimentStart;
     private String label = "";
+    private String shortLabel = "";
     private String phase = "";
     private int ticks;
 
@@ -36,7 +37,7 @@ final class ConsoleProgress implements Progress {
         this.out = out;
         this.plan = List.copyOf(plan);
         long total = plan.stream().mapToLong(ConsoleProgress::plannedSeconds).sum();
-        this.bar = terminal ? new ProgressBarBuilder().setTaskName("cohort bench").setInitialMax(total)
+        this.bar = terminal ? new ProgressBarBuilder().setTaskName("bench").setInitialMax(total)
                 .setStyle(ProgressBarStyle.ASCII).setUnit("s", 1).setUpdateIntervalMillis(500).continuousUpdate()
                 .build() : null;
     }
@@ -50,6 +51,8 @@ final class ConsoleProgress implements Progress {
         base = done;
         experimentStart = System.nanoTime();
         label = String.format(Locale.ROOT, "[%d/%d] %s", index + 1, count, spec.id());
+        shortLabel = String.format(Locale.ROOT, "%d/%d %s", index + 1, count,
+                spec.id().replaceFirst("^cohort-", "").replace("-medium", "").replace("-failover", " kill"));
         ticks = 0;
         if (bar == null) {
             out.printf("%s: %d node(s), pattern %s, %d users (%s/node)%s%n", label, spec.nodes(), spec.pattern(),
@@ -62,7 +65,7 @@ final class ConsoleProgress implements Progress {
     public synchronized void phase(String text) {
         phase = text;
         if (bar != null) {
-            bar.setExtraMessage(label + " " + phase);
+            bar.setExtraMessage(shortLabel + " " + phase);
             advance();
         } else if (!text.equals("starting")) {
             out.println("  " + text);
@@ -74,7 +77,8 @@ final class ConsoleProgress implements Progress {
         String figures = String.format(Locale.ROOT, "%d pages/s, %d errors, %d sessions lost", pagesLastSecond,
                 errorsSoFar, sessionsLostSoFar);
         if (bar != null) {
-            bar.setExtraMessage(label + " " + phase + ": " + figures);
+            bar.setExtraMessage(String.format(Locale.ROOT, "%s %s: %d p/s, %d err, %d lost", shortLabel, phase,
+                    pagesLastSecond, errorsSoFar, sessionsLostSoFar));
             advance();
         } else if (++ticks % PLAIN_TICK_SECONDS == 0) {
             out.println("  " + phase + ": " + figures);

@@ -3,6 +3,7 @@ package io.cohort.bench.study.driver;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -24,7 +25,7 @@ public final class LoadStats {
     private final long window;
     private final Histogram histogram = new Histogram(MAX_LATENCY_MICROS, 3);
     private final Map<Long, Second> seconds = new ConcurrentSkipListMap<>();
-    private final Map<ScenarioOutcome, Map<String, LongAdder>> examples = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<ScenarioOutcome, Map<String, LongAdder>> examples = new ConcurrentHashMap<>();
 
     /**
      * @param origin the start of the measurement window ({@code System.nanoTime()})
@@ -70,7 +71,7 @@ public final class LoadStats {
     void example(ScenarioOutcome outcome, String message) {
         String key = message.replaceAll("\\d+", "#");
         Map<String, LongAdder> byMessage = examples.computeIfAbsent(outcome,
-                o -> new java.util.concurrent.ConcurrentHashMap<>());
+                o -> new ConcurrentHashMap<>());
         if (byMessage.size() < MAX_EXAMPLES || byMessage.containsKey(key)) {
             byMessage.computeIfAbsent(key, k -> new LongAdder()).increment();
         }

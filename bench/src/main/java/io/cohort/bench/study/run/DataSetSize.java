@@ -1,5 +1,7 @@
 package io.cohort.bench.study.run;
 
+import java.util.List;
+
 /**
  * The size of the shop's benchmark data set: accounts {@code user0..user<accounts-1>} and products (each word of
  * the search vocabulary names about 100 of them, so a search finds about 100 products whatever the size).
@@ -26,8 +28,8 @@ public record DataSetSize(int accounts, int products) {
     }
 
     /** The node JVM options that choose this data set. */
-    java.util.List<String> systemProperties() {
-        return java.util.List.of("-Djpetstore.dataset=benchmark", "-Djpetstore.benchmark.accounts=" + accounts,
+    List<String> systemProperties() {
+        return List.of("-Djpetstore.dataset=benchmark", "-Djpetstore.benchmark.accounts=" + accounts,
                 "-Djpetstore.benchmark.products=" + products);
     }
 }

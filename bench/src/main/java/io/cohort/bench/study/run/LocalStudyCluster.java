@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -54,7 +55,7 @@ public final class LocalStudyCluster implements SystemUnderTest {
      * @throws IOException    if the directory cannot be written or the shop does not answer in time
      */
     public static LocalStudyCluster start(ExperimentSpec spec, StudyEnvironment environment,
-            java.util.function.Consumer<LocalStudyCluster> started) throws Exception {
+            Consumer<LocalStudyCluster> started) throws Exception {
         Path dir = environment.workDir().resolve(spec.id()).toAbsolutePath().normalize();
         ReplicationPattern pattern = ReplicationPattern.parse(spec.pattern());
         List<Integer> ports = pattern.replicates() ? ReplicationPorts.pick(spec.nodes()) : List.of();

@@ -8,6 +8,7 @@ import io.cohort.bench.study.model.ThroughputPoint;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.HdrHistogram.Histogram;
 
@@ -34,7 +35,7 @@ final class ResultAssembly {
     }
 
     /** The mean over nodes of each node's mean over its samples (a killed node counts while it lived). */
-    private static double meanPerNode(List<NodeSample> samples, java.util.function.ToDoubleFunction<NodeSample> value) {
+    private static double meanPerNode(List<NodeSample> samples, ToDoubleFunction<NodeSample> value) {
         Map<String, Double> perNode = samples.stream().collect(Collectors.groupingBy(NodeSample::node,
                 Collectors.averagingDouble(value)));
         return perNode.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);

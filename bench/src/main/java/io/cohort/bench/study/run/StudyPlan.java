@@ -1,6 +1,7 @@
 package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.cli.cluster.LocalClusterPlan;
 import io.cohort.cli.cluster.ReplicationPattern;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,9 +47,9 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
             throw new IllegalArgumentException("nothing to run: give nodes, a load and patterns");
         }
         for (int n : nodes) {
-            if (n < 1 || n > io.cohort.cli.cluster.LocalClusterPlan.MAX_NODES) {
+            if (n < 1 || n > LocalClusterPlan.MAX_NODES) {
                 throw new IllegalArgumentException("node counts must be 1 to "
-                        + io.cohort.cli.cluster.LocalClusterPlan.MAX_NODES + ": " + n);
+                        + LocalClusterPlan.MAX_NODES + ": " + n);
             }
         }
         for (String pattern : patterns) {

@@ -13,14 +13,14 @@ import java.util.List;
  * The balancers of a local cluster, one per emulated host, as in the study where every machine ran
  * an HTTP server in front of its application server: each balancer knows all nodes, counts as being
  * on its host, and routes with {@code roundrobin:local}, so new sessions stay on the host's own node
- * while it lives. They run in the {@code cohort cluster} process.
+ * while it lives. They run in the {@code cohort cluster} process ({@code cohort bench} starts them the same way).
  */
-final class LocalBalancers implements AutoCloseable {
+public final class LocalBalancers implements AutoCloseable {
 
     private final List<Running> running;
 
     /** A balancer of the cluster and the host it serves. */
-    record Running(String host, BalancerServer server) {
+    public record Running(String host, BalancerServer server) {
     }
 
     private LocalBalancers(List<Running> running) {
@@ -32,7 +32,7 @@ final class LocalBalancers implements AutoCloseable {
      * @param basePort the first balancer's port (the next hosts' get the following ones), 0 for free ports
      * @param adminBasePort likewise for their admin ports
      */
-    static LocalBalancers start(List<ClusterState.Node> nodes, int basePort, int adminBasePort) throws Exception {
+    public static LocalBalancers start(List<ClusterState.Node> nodes, int basePort, int adminBasePort) throws Exception {
         List<BalancerMember> members = nodes.stream()
                 .map(n -> new BalancerMember(n.name(), n.host(), n.http(), n.admin().resolve("/health"), 1))
                 .toList();
@@ -57,12 +57,12 @@ final class LocalBalancers implements AutoCloseable {
         return new LocalBalancers(List.copyOf(running));
     }
 
-    List<Running> running() {
+    public List<Running> running() {
         return running;
     }
 
     /** The address of the first host's balancer, the one to open. */
-    URI first() {
+    public URI first() {
         return running.get(0).server().uri();
     }
 

@@ -1,0 +1,153 @@
+package io.cohort.bench.study.driver;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What the virtual users report while they run, by second, and the response-time histogram of the measurement
+ * window. Times are {@link System#nanoTime()} values; second 0 starts at {@code origin} (the end of the
+ * warm-up), so warm-up seconds are negative. Latencies are taken from the page's scheduled send time, so a
+ * driver that falls behind its schedule shows up as latency rather than hiding it (no coordinated omission).
+ * Thread-safe.
+ */
+public final class LoadStats {
+
+    private static final int MAX_EXAMPLES = 8;
+    private static final long MAX_LATENCY_MICROS = TimeUnit.HOURS.toMicros(1);
+
+    private final long origin;
+    private final long window;
+    private final Histogram histogram = new Histogram(MAX_LATENCY_MICROS, 3);
+    private final Map<Long, Second> seconds = new ConcurrentSkipListMap<>();
+    private final Map<ScenarioOutcome, Map<String, LongAdder>> examples = new ConcurrentHashMap<>();
+
+    /**
+     * @param origin the start of the measurement window ({@code System.nanoTime()})
+     * @param windowNanos its length
+     */
+    public LoadStats(long origin, long windowNanos) {
+        this.origin = origin;
+        this.window = windowNanos;
+    }
+
+    /** A response arrived at {@code completed}, {@code latency} after its scheduled send time. */
+    void page(long completed, long latency, boolean failed) {
+        Second second = second(completed);
+        second.pages.increment();
+        second.latencyMicros.add(TimeUnit.NANOSECONDS.toMicros(latency));
+        if (failed) {
+            second.errors.increment();
+        }
+        if (inWindow(completed)) {
+            synchronized (histogram) {
+                histogram.recordValue(Math.min(MAX_LATENCY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(latency))));
+            }
+        }
+    }
+
+    /** A page got no response at all (connection refused or reset, timeout). */
+    void failedWithoutResponse(long at) {
+        second(at).errors.increment();
+    }
+
+    /** A scenario ended at {@code at}. */
+    void scenario(long at, ScenarioOutcome outcome) {
+        Second second = second(at);
+        switch (outcome) {
+            case COMPLETED -> second.scenarios.increment();
+            case SESSION_LOST -> second.sessionsLost.increment();
+            case ERROR -> second.abandoned.increment();
+            case CUT_SHORT -> { }
+        }
+    }
+
+    /** Keeps why a scenario failed, grouped by message (at most {@value #MAX_EXAMPLES} messages per outcome). */
+    void example(ScenarioOutcome outcome, String message) {
+        String key = message.replaceAll("\\d+", "#");
+        Map<String, LongAdder> byMessage = examples.computeIfAbsent(outcome,
+                o -> new ConcurrentHashMap<>());
+        if (byMessage.size() < MAX_EXAMPLES || byMessage.containsKey(key)) {
+            byMessage.computeIfAbsent(key, k -> new LongAdder()).increment();
+        }
+    }
+
+    /** Why scenarios failed, e.g. {@code "SESSION_LOST ×3: cart holds {} but ..."}, most frequent first. */
+    public List<String> failureExamples() {
+        List<String> lines = new ArrayList<>();
+        examples.forEach((outcome, byMessage) -> byMessage.entrySet().stream()
+                .sorted((a, b) -> Long.compare(b.getValue().sum(), a.getValue().sum()))
+                .forEach(e -> lines.add(outcome + " ×" + e.getValue().sum() + ": " + e.getKey())));
+        return lines;
+    }
+
+    boolean inWindow(long at) {
+        long since = at - origin;
+        return since >= 0 && since < window;
+    }
+
+    public long origin() {
+        return origin;
+    }
+
+    /** Seconds since the start of the measurement window. */
+    public double secondsSinceOrigin(long at) {
+        return (at - origin) / 1e9;
+    }
+
+    private Second second(long at) {
+        long index = Math.floorDiv(at - origin, 1_000_000_000L);
+        return seconds.computeIfAbsent(index, k -> new Second());
+    }
+
+    /** A copy of the histogram of the measurement window, in microseconds. */
+    public Histogram windowHistogram() {
+        synchronized (histogram) {
+            return histogram.copy();
+        }
+    }
+
+    /** Every second seen so far, in order. */
+    public List<SecondCounts> seconds() {
+        List<SecondCounts> list = new ArrayList<>();
+        seconds.forEach((index, s) -> list.add(new SecondCounts(index, s.pages.sum(), s.errors.sum(),
+                s.pages.sum() == 0 ? 0 : s.latencyMicros.sum() / 1000.0 / s.pages.sum(), s.scenarios.sum(),
+                s.sessionsLost.sum(), s.abandoned.sum())));
+        return list;
+    }
+
+    /** The seconds of the measurement window only. */
+    public List<SecondCounts> windowSeconds() {
+        long last = (window + 999_999_999L) / 1_000_000_000L;
+        return seconds().stream().filter(s -> s.second() >= 0 && s.second() < last).toList();
+    }
+
+    /**
+     * One second of the run.
+     *
+     * @param second        index since the start of the window (negative in warm-up)
+     * @param pages         responses received
+     * @param errors        failed pages (with or without a response)
+     * @param meanMs        mean response time of the responses
+     * @param scenarios     scenarios completed
+     * @param sessionsLost  scenarios that found their session lost or stale
+     * @param abandoned     scenarios ended by an error
+     */
+    public record SecondCounts(long second, long pages, long errors, double meanMs, long scenarios, long sessionsLost,
+            long abandoned) {
+    }
+
+    private static final class Second {
+        final LongAdder pages = new LongAdder();
+        final LongAdder errors = new LongAdder();
+        final LongAdder latencyMicros = new LongAdder();
+        final LongAdder scenarios = new LongAdder();
+        final LongAdder sessionsLost = new LongAdder();
+        final LongAdder abandoned = new LongAdder();
+    }
+}

@@ -1,0 +1,163 @@
+package io.cohort.bench.study.run;
+
+import io.cohort.bench.study.driver.LoadDriver;
+import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.cli.cluster.ClusterState;
+import io.cohort.cli.cluster.LocalBalancers;
+import io.cohort.cli.cluster.LocalCluster;
+import io.cohort.cli.cluster.LocalClusterPlan;
+import io.cohort.cli.cluster.NodeProcess;
+import io.cohort.cli.cluster.ReplicationPattern;
+import io.cohort.cli.cluster.ReplicationPlan;
+import io.cohort.cli.cluster.StartupFailure;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A cluster the bench starts for one experiment, the way {@code cohort cluster} does: N node JVMs (free ports,
+ * one emulated host each) replicating with the experiment's pattern on the run's shared database, and one
+ * balancer per host ({@code roundrobin:local}) in this JVM. {@link #start} returns once every node is UP, the
+ * shop answers through every balancer and one visitor per balancer has walked the whole scenario (so every
+ * node has compiled its pages before the warm-up); {@link #close} stops the balancers and the nodes (SIGTERM, then SIGKILL)
+ * and removes the nodes' webapps and work directories (their logs and configurations stay).
+ */
+public final class LocalStudyCluster implements SystemUnderTest {
+
+    private static final Duration GRACEFUL_STOP = Duration.ofSeconds(5);
+    private static final String CONTEXT_PATH = "/jpetstore";
+
+    private final Path dir;
+    private final LocalCluster cluster;
+    private volatile LocalBalancers balancers;
+    private volatile ClusterState state;
+
+    private LocalStudyCluster(Path dir, LocalCluster cluster) {
+        this.dir = dir;
+        this.cluster = cluster;
+    }
+
+    /**
+     * Starts the cluster of {@code spec} in {@code <workDir>/<spec id>}. On failure everything started is stopped.
+     *
+     * @param started called with the cluster before anything runs, so that a Ctrl-C can stop it at any moment
+     * @throws StartupFailure if a node exits or does not come up in time (it names the node and its log)
+     * @throws IOException    if the directory cannot be written or the shop does not answer in time
+     */
+    public static LocalStudyCluster start(ExperimentSpec spec, StudyEnvironment environment,
+            Consumer<LocalStudyCluster> started) throws Exception {
+        Path dir = environment.workDir().resolve(spec.id()).toAbsolutePath().normalize();
+        ReplicationPattern pattern = ReplicationPattern.parse(spec.pattern());
+        List<Integer> ports = pattern.replicates() ? ReplicationPorts.pick(spec.nodes()) : List.of();
+        LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(spec.nodes()), 0, 0,
+                List.of(environment.shopWar()), GRACEFUL_STOP)
+                .withDatabase(environment.database())
+                .withReplication(new ReplicationPlan(pattern, ports));
+        LocalStudyCluster study = new LocalStudyCluster(dir, new LocalCluster(plan, environment.nodeJava()));
+        started.accept(study);
+        try {
+            study.state = study.cluster.start(environment.startTimeout());
+            study.balancers = LocalBalancers.start(study.state.nodes(), 0, 0);
+            study.awaitShop(environment.startTimeout());
+            List<String> failed = LoadDriver.warmUp(study.shops(), environment.accounts(), environment.startTimeout());
+            if (!failed.isEmpty()) {
+                throw new IOException("the shop's warm-up visit failed: " + failed + "; see the node logs in " + dir);
+            }
+            return study;
+        } catch (Exception e) {
+            study.close();
+            throw e;
+        }
+    }
+
+    /** Waits until the shop serves its keywords through every balancer (the first request prepares the database). */
+    private void awaitShop(Duration timeout) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (URI shop : shops()) {
+            URI keywords = URI.create(shop + "/keywords.txt");
+            String last = "no answer";
+            while (true) {
+                try {
+                    HttpResponse<String> response = http.send(HttpRequest.newBuilder(keywords)
+                            .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                    if (response.statusCode() == 200 && !response.body().isBlank()) {
+                        break;
+                    }
+                    last = "status " + response.statusCode();
+                } catch (IOException e) {
+                    last = e.toString();
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IOException("the shop did not serve " + keywords + " within " + timeout.toSeconds()
+                            + " s (last: " + last + "); see the node logs in " + dir);
+                }
+                Thread.sleep(250);
+            }
+        }
+    }
+
+    @Override
+    public List<URI> shops() {
+        return balancers.running().stream().map(r -> URI.create(r.server().uri().toString()
+                .replaceAll("/$", "") + CONTEXT_PATH)).toList();
+    }
+
+    @Override
+    public List<NodeProbe> nodes() {
+        return state.nodes().stream().map(n -> new NodeProbe(n.name(), OptionalLong.of(n.pid()),
+                n.admin().resolve("/metrics"))).toList();
+    }
+
+    /** SIGKILLs the first node (host1's own node, so host1's balancer must fail its users over). */
+    @Override
+    public String killOneNode() throws InterruptedException {
+        NodeProcess victim = cluster.processes().get(0);
+        victim.process().destroyForcibly();
+        victim.process().waitFor();
+        return victim.node().name();
+    }
+
+    @Override
+    public List<String> exitedNodes() {
+        return cluster.processes().stream().filter(p -> !p.alive()).map(p -> p.node().name()).toList();
+    }
+
+    @Override
+    public void close() {
+        LocalBalancers running = balancers;
+        if (running != null) {
+            running.close();
+        }
+        try {
+            cluster.stop();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (NodeProcess node : cluster.processes()) {
+            deleteTree(node.node().webapps());
+            deleteTree(node.node().home().resolve("work"));
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a leftover directory wastes disk space only
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.cohort.bench.study.run;
+
+import java.util.OptionalDouble;
+
+/**
+ * Reads values from the Prometheus text exposition format that the nodes' {@code /metrics} serve. Only what
+ * the bench needs: the sum of every series of one metric (all tags), e.g. {@code cohort_replication_bytes_total}
+ * over both directions and every application.
+ */
+final class PrometheusText {
+
+    /** Replication (or database session store) bytes, sent and received, of every application. */
+    static final String REPLICATION_BYTES = "cohort_replication_bytes_total";
+    /** Micrometer's recent CPU use of the JVM process, 0..1 of the whole machine. */
+    static final String PROCESS_CPU = "process_cpu_usage";
+    /** Micrometer's number of processors available to the JVM. */
+    static final String CPU_COUNT = "system_cpu_count";
+
+    private PrometheusText() {
+    }
+
+    /** The sum of all series of {@code metric}, or empty if the text has none. */
+    static OptionalDouble sum(String text, String metric) {
+        double sum = 0;
+        boolean found = false;
+        for (String line : text.split("\n")) {
+            if (line.isEmpty() || line.charAt(0) == '#' || !line.startsWith(metric)) {
+                continue;
+            }
+            int after = metric.length();
+            if (line.length() <= after || (line.charAt(after) != '{' && line.charAt(after) != ' ')) {
+                continue; // another metric whose name starts the same
+            }
+            int valueStart = line.charAt(after) == '{' ? line.indexOf("} ", after) + 2 : after + 1;
+            if (valueStart < 2) {
+                continue;
+            }
+            String[] fields = line.substring(valueStart).trim().split("\\s+");
+            try {
+                double value = Double.parseDouble(fields[0]);
+                if (!Double.isNaN(value)) {
+                    sum += value;
+                    found = true;
+                }
+            } catch (NumberFormatException e) {
+                // not a sample line
+            }
+        }
+        return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
+    }
+}

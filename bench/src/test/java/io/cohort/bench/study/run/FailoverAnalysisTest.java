@@ -1,0 +1,43 @@
+package io.cohort.bench.study.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.bench.study.driver.LoadStats.SecondCounts;
+import io.cohort.bench.study.model.FailoverOutcome;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FailoverAnalysisTest {
+
+    private static List<SecondCounts> seconds(long[] pages, long[] lost, long[] errors) {
+        List<SecondCounts> list = new ArrayList<>();
+        for (int s = 0; s < pages.length; s++) {
+            list.add(new SecondCounts(s, pages[s], errors[s], 10, 1, lost[s], 0));
+        }
+        return list;
+    }
+
+    @Test
+    void countsLossesAndErrorsFromTheKillAndTimesTheRecoveryToTheSurvivorsShare() {
+        // 2 nodes at 100 pages/s; killed at 4.5 s; survivors' share: 50, 90 % of it: 45
+        long[] pages = {100, 100, 100, 100, 60, 20, 46, 50, 48, 70};
+        long[] lost = {0, 1, 0, 0, 0, 3, 1, 0, 0, 0};
+        long[] errors = {0, 0, 0, 0, 2, 5, 0, 0, 0, 0};
+
+        FailoverOutcome outcome = FailoverAnalysis.analyse(seconds(pages, lost, errors), "n1", 4.5, 2);
+
+        assertThat(outcome.killedNode()).isEqualTo("n1");
+        assertThat(outcome.sessionsLost()).isEqualTo(4);
+        assertThat(outcome.errorsAfterKill()).isEqualTo(7);
+        assertThat(outcome.recoverySeconds()).isEqualTo(1.5); // seconds 6, 7, 8 are ≥ 45
+    }
+
+    @Test
+    void saysNeverWhenThroughputDoesNotComeBack() {
+        long[] pages = {100, 100, 100, 10, 10, 10, 10};
+        long[] zero = new long[pages.length];
+
+        assertThat(FailoverAnalysis.analyse(seconds(pages, zero, zero), "n1", 2.2, 2).recoverySeconds()).isNull();
+    }
+}

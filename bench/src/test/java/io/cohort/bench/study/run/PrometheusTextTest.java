@@ -1,0 +1,33 @@
+package io.cohort.bench.study.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class PrometheusTextTest {
+
+    private static final String METRICS = """
+            # HELP cohort_replication_bytes_total
+            # TYPE cohort_replication_bytes_total counter
+            cohort_replication_bytes_total{app="jpetstore",direction="received"} 1500.0
+            cohort_replication_bytes_total{app="jpetstore",direction="sent"} 2500.0
+            cohort_replication_bytes_total_extra{app="x"} 99.0
+            process_cpu_usage 0.25
+            system_cpu_count 2.0
+            """;
+
+    @Test
+    void sumsEverySeriesOfOneMetricAndNothingElse() {
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.REPLICATION_BYTES)).hasValue(4000.0);
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.PROCESS_CPU)).hasValue(0.25);
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.CPU_COUNT)).hasValue(2.0);
+        assertThat(PrometheusText.sum(METRICS, "jvm_threads_live_threads")).isEmpty();
+    }
+
+    @Test
+    void readsThisProcesssCpuTimeFromProc() {
+        assertThat(NodeSampler.processCpuSeconds(ProcessHandle.current().pid())).isPresent();
+        assertThat(NodeSampler.processCpuSeconds(ProcessHandle.current().pid()).getAsDouble()).isPositive();
+        assertThat(NodeSampler.processCpuSeconds(Long.MAX_VALUE)).isEmpty();
+    }
+}

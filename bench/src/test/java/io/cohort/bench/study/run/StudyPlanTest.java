@@ -1,0 +1,54 @@
+package io.cohort.bench.study.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cohort.bench.study.model.ExperimentSpec;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class StudyPlanTest {
+
+    @Test
+    void quickCoversEveryPatternAtTwoNodesTheBaselineAndTheMustShowFailovers() {
+        List<ExperimentSpec> quick = StudyPlan.quick().experiments();
+
+        assertThat(quick.get(0).id()).isEqualTo("cohort-none-n1-medium");
+        assertThat(quick.stream().filter(s -> s.nodes() == 2 && !s.failover()).map(ExperimentSpec::pattern))
+                .containsExactlyElementsOf(StudyPlan.ALL_PATTERNS);
+        assertThat(quick.stream().filter(ExperimentSpec::failover).map(ExperimentSpec::pattern))
+                .containsExactly("2211", "2212");
+        assertThat(quick).extracting(ExperimentSpec::id).doesNotHaveDuplicates();
+        assertThat(quick).allSatisfy(s -> assertThat(s.usersPerNode()).isEqualTo(LoadLevel.MEDIUM_USERS));
+        Duration planned = quick.stream().map(s -> s.warmup().plus(s.duration()))
+                .reduce(Duration.ZERO, Duration::plus);
+        assertThat(planned).isLessThanOrEqualTo(Duration.ofMinutes(5)); // the rest of the 10 minutes: cluster starts
+    }
+
+    @Test
+    void fullIsTheStudysMatrixAtOneTwoAndFourNodes() {
+        List<ExperimentSpec> full = StudyPlan.full().experiments();
+
+        // per load: the baseline + 14 patterns at 2 and at 4 nodes; then the failovers
+        assertThat(full).hasSize(2 * (1 + 2 * StudyPlan.ALL_PATTERNS.size()) + 2);
+        assertThat(full).filteredOn(s -> s.nodes() == 1).extracting(ExperimentSpec::pattern).containsOnly("none");
+        assertThat(full).filteredOn(s -> s.load().equals("high") && s.nodes() == 4).hasSize(14);
+        assertThat(full).filteredOn(ExperimentSpec::failover).allSatisfy(s -> assertThat(s.nodes()).isEqualTo(4));
+    }
+
+    @Test
+    void rejectsWhatCannotRun() {
+        Duration s = Duration.ofSeconds(1);
+        List<LoadLevel> medium = List.of(LoadLevel.parse("medium"));
+        assertThatThrownBy(() -> new StudyPlan("custom", List.of(2), medium, List.of("2219"), List.of(), s, s, s))
+                .hasMessageContaining("invalid replication pattern '2219'");
+        assertThatThrownBy(() -> new StudyPlan("custom", List.of(2), medium, List.of("none"), List.of("none"), s, s, s))
+                .hasMessageContaining("failover experiment needs a replicating pattern");
+        assertThatThrownBy(() -> new StudyPlan("custom", List.of(0), medium, List.of("none"), List.of(), s, s, s))
+                .hasMessageContaining("node counts");
+        assertThatThrownBy(() -> LoadLevel.parse("heavy")).hasMessageContaining("medium, high or a number");
+        assertThat(LoadLevel.parse("25")).isEqualTo(new LoadLevel("25", 25));
+        assertThat(LoadLevel.parse("HIGH").usersPerNode()).isEqualTo(LoadLevel.HIGH_USERS);
+    }
+}

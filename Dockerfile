@@ -8,16 +8,19 @@
 #   docker compose up -d          # the whole multi-host example (docker-compose.yml)
 #
 # Stages: `build` compiles the distribution with the Maven wrapper; `cohort` (the last stage, so the
-# default target) is the runtime image; `bench` is the load generator of the compose file's optional
-# `bench` profile (`docker build --target bench`).
+# default target) is the runtime image; `bench-build` and `bench` make the image of `cohort bench`, the
+# study's benchmark, which the compose file's optional `bench` profile runs against the running
+# cluster (`docker build --target bench -t cohort-bench .`).
 
 # ---- build: ./mvnw -pl distribution -am package, as the README builds it -------------------------
 FROM eclipse-temurin:17-jdk AS build
 WORKDIR /src
-# the reactor reads every module's pom, so bench/pom.xml is needed even though bench is not built
+# the reactor reads every module's pom, so bench's poms are needed even though bench is not built here
 COPY mvnw pom.xml ./
 COPY .mvn/ .mvn/
 COPY bench/pom.xml bench/pom.xml
+COPY bench/tomcat/pom.xml bench/tomcat/pom.xml
+COPY bench/jmeter-runtime/pom.xml bench/jmeter-runtime/pom.xml
 COPY cluster-core/ cluster-core/
 COPY replication/ replication/
 COPY loadbalancer/ loadbalancer/
@@ -27,13 +30,28 @@ RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -q -pl distribution -am package -DskipTests \
  && test -f distribution/target/cohort/webapps/jpetstore.war
 
-# ---- bench: an HTTP load generator for the compose profile `bench` --------------------------------
-FROM alpine:3.20 AS bench
-RUN apk add --no-cache wrk \
- && adduser -S -D -H -u 10002 bench
-USER bench
-ENTRYPOINT ["wrk"]
-CMD ["--version"]
+# ---- bench-build: bench and its runtime class path in one folder ----------------------------------
+FROM build AS bench-build
+COPY bench/ bench/
+RUN --mount=type=cache,target=/root/.m2 \
+    ./mvnw -B -q -pl bench -am package -DskipTests \
+ && ./mvnw -B -q -pl bench dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory=target/lib
+
+# ---- bench: `cohort bench` (the load driver and the report) -----------------------------------------
+# Ubuntu-based JRE with fonts: the report draws its charts with Java2D, headless.
+FROM eclipse-temurin:17-jre AS bench
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fontconfig fonts-dejavu-core \
+ && rm -rf /var/lib/apt/lists/* \
+ && useradd --system --uid 10002 --home-dir /results --no-create-home bench \
+ && mkdir -p /results && chown bench /results
+COPY --from=bench-build /src/bench/target/classes/ /opt/cohort-bench/classes/
+COPY --from=bench-build /src/bench/target/lib/ /opt/cohort-bench/lib/
+USER 10002
+WORKDIR /results
+ENTRYPOINT ["java", "-Djava.awt.headless=true", "-cp", "/opt/cohort-bench/classes:/opt/cohort-bench/lib/*", \
+            "io.cohort.bench.study.BenchCommand"]
+CMD ["--help"]
 
 # ---- cohort: the runtime image ---------------------------------------------------------------------
 FROM eclipse-temurin:17-jre-alpine AS cohort

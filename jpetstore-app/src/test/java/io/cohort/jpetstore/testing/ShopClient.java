@@ -28,9 +28,14 @@ public final class ShopClient {
     private String token = "";
 
     public ShopClient(ShopHost server) {
+        this(server, new CookieManager(null, CookiePolicy.ACCEPT_ALL));
+    }
+
+    /** A visitor whose cookies the caller can read (e.g. to replay an old session cookie elsewhere). */
+    public ShopClient(ShopHost server, CookieManager cookies) {
         this.server = server;
         this.http = HttpClient.newBuilder()
-                .cookieHandler(new CookieManager(null, CookiePolicy.ACCEPT_ALL))
+                .cookieHandler(cookies)
                 .followRedirects(HttpClient.Redirect.NORMAL)
                 .connectTimeout(Duration.ofSeconds(5))
                 .build();

@@ -132,10 +132,21 @@ final class MessageRouter implements Inbox {
 
     private void applyUpdate(Address from, String sender, SessionUpdate update) {
         GroupSessionTransport local = applications.get(update.application());
-        if (local != null && local.owned().owns(update.change().id())) {
-            // this node owns the session (it took it over): a change from elsewhere is stale
-            acknowledge(from, update.correlation());
-            return;
+        String id = update.change().id();
+        if (local != null && local.owned().owns(id)) {
+            long mine = local.owned().shadow(id).map(StoredSession::version).orElse(Long.MAX_VALUE);
+            if (update.change().version() <= mine) {
+                // this node owns the session (it took it over): a change from elsewhere is stale
+                acknowledge(from, update.correlation());
+                return;
+            }
+            // the session went on at the sender while this node was cut off from it (a partition
+            // that has healed): this node's live copy is stale, so it steps back and keeps the
+            // sender's state as a copy (below) instead of serving or replicating its own
+            local.owned().disown(id);
+            local.steppedBack(id);
+            LOG.info("{}: a session this node owned at version {} went on at {} (version {}) while they were apart; "
+                    + "stepping back", update.application(), mine, sender, update.change().version());
         }
         BackupStore.Outcome outcome = group.backups().apply(update.application(), sender, update.change());
         if (outcome == BackupStore.Outcome.GAP) {

@@ -90,6 +90,35 @@ class VersionsTest {
     }
 
     @Test
+    void anOwnerCutOffByAPartitionStepsBackWhenItHealsIfTheSessionWentOnElsewhere() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(2, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = new ShopVisit(c).request(Map.of("step", 1)).request(Map.of("step", 2));
+            long cutOffAt = visit.version();
+
+            GroupFaults.isolate(c);
+            TestGroup.awaitMembers(List.of(a, b));
+            StoredSession taken = a.store().load(visit.id()).orElseThrow(); // the customer carries on at a
+            long newest = moreRequestsOn(a, taken);
+            assertThat(c.cache().evicted()).as("c heard nothing while cut off").doesNotContain(visit.id());
+
+            GroupFaults.heal(c);
+            TestGroup.awaitMembers(members);
+
+            Await.until("the stale owner evicted its live copy", () -> c.cache().evicted().contains(visit.id()));
+            Await.until("and holds the current state as a copy", () -> c.backupVersion(visit.id()) == newest);
+            assertThat(newest).isGreaterThan(cutOffAt);
+            assertThat(TestMember.CODEC.deserialize("step", c.backup(visit.id()).orElseThrow().attributes().get("step")))
+                    .isEqualTo(4);
+            assertThat(a.backupVersion(visit.id())).as("the stale copy did not win at the new owner").isEqualTo(-1);
+        }
+    }
+
+    @Test
     void aRestartedOwnerGetsTheNewestCopyNotTheOneItLostWhenItCrashed() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
                 TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {

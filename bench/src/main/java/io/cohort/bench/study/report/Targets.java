@@ -1,0 +1,87 @@
+package io.cohort.bench.study.report;
+
+import io.cohort.bench.study.model.ExperimentResult;
+import io.cohort.bench.study.model.FailoverOutcome;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.DoublePredicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * Cohort's targets for the rerun: throughput ratios within this run at the heaviest load measured
+ * (saturation on this machine) and the failover outcomes. Throughput is compared at the heaviest load
+ * at which both patterns were measured at one size of at least 2 nodes, at the largest such size.
+ */
+final class Targets {
+
+    static final double PEER_THROUGHPUT_GOAL = 0.95;
+
+    private final RunData data;
+
+    Targets(RunData data) {
+        this.data = data;
+    }
+
+    List<TargetResult> evaluate() {
+        List<TargetResult> results = new ArrayList<>();
+        results.add(throughput("2211 throughput ≥ 95 % of none", "2211", RunData.NONE,
+                "2211 / none ≥ " + Format.ratio(PEER_THROUGHPUT_GOAL) + " (the study's figure: about 0.95)",
+                ratio -> ratio >= PEER_THROUGHPUT_GOAL));
+        results.add(throughput("how much 2221 (allAttributes) loses", "2221", "2211",
+                "loss vs 2211 smaller than the study's 30 % (2221 / 2211 > 0.70)", ratio -> ratio > 0.70));
+        results.add(throughput("how much 2111 (onSetAttribute) loses", "2111", RunData.NONE,
+                "loss vs none smaller than the study's 16 % (2111 / none > 0.84)", ratio -> ratio > 0.84));
+        results.add(throughput("how much 2112 (onSetAttribute, sync) loses", "2112", RunData.NONE,
+                "loss vs none smaller than 16 % (the study's 2112 did worse than 2111's −16 %)", ratio -> ratio > 0.84));
+        results.add(failover("2212", "failover: 2212 loses 0 sessions on SIGKILL", "sessions lost = 0",
+                r -> 0L));
+        results.add(failover("2211", "failover: 2211 loses at most the updates in flight",
+                "sessions lost ≤ users per node (the killed node's users, each with at most one request in flight)",
+                r -> (long) r.spec().usersPerNode()));
+        return results;
+    }
+
+    private TargetResult throughput(String target, String pattern, String reference, String goal, DoublePredicate rule) {
+        List<String> heaviestFirst = new ArrayList<>(data.loads());
+        Collections.reverse(heaviestFirst);
+        for (String load : heaviestFirst) {
+            Optional<Integer> nodes = data.largestCommonNodeCount(load, 2, List.of(pattern, reference));
+            if (nodes.isPresent()) {
+                double value = data.find(pattern, nodes.get(), load).orElseThrow().summary().pagesPerSecond();
+                double base = data.find(reference, nodes.get(), load).orElseThrow().summary().pagesPerSecond();
+                double ratio = base == 0 ? Double.NaN : value / base;
+                String heaviest = load.equals(data.highestLoad().orElseThrow()) ? "" : " (not the heaviest load: "
+                        + data.highestLoad().orElseThrow() + " lacks one of them)";
+                return new TargetResult(target, goal, pattern + " " + Measure.THROUGHPUT.format(value) + " vs "
+                        + reference + " " + Measure.THROUGHPUT.format(base) + ": " + Format.percent(ratio) + " ("
+                        + Format.change(ratio) + ") at " + nodes.get() + " nodes, " + data.describeLoad(load)
+                        + heaviest, Double.isNaN(ratio) ? TargetResult.Status.NOT_MET
+                                : TargetResult.Status.of(rule.test(ratio)));
+            }
+        }
+        return new TargetResult(target, goal, "needs " + pattern + " and " + reference
+                + " at one size of ≥ 2 nodes at one load; this run has none", TargetResult.Status.NOT_MEASURED);
+    }
+
+    private TargetResult failover(String pattern, String target, String goal, ToLongFunction<ExperimentResult> bound) {
+        List<ExperimentResult> runs = data.failovers().stream()
+                .filter(r -> r.spec().target().equals(RunData.COHORT) && r.spec().pattern().equals(pattern)
+                        && r.failover() != null).toList();
+        if (runs.isEmpty()) {
+            return new TargetResult(target, goal, "no failover experiment of " + pattern + " in this run",
+                    TargetResult.Status.NOT_MEASURED);
+        }
+        List<String> figures = new ArrayList<>();
+        boolean met = true;
+        for (ExperimentResult run : runs) {
+            FailoverOutcome outcome = run.failover();
+            long limit = bound.applyAsLong(run);
+            met &= outcome.sessionsLost() <= limit;
+            figures.add(run.spec().id() + ": " + outcome.sessionsLost() + " lost (limit " + limit + "), "
+                    + outcome.errorsAfterKill() + " errors after the kill");
+        }
+        return new TargetResult(target, goal, String.join("; ", figures), TargetResult.Status.of(met));
+    }
+}

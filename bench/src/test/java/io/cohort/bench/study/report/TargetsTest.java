@@ -1,0 +1,65 @@
+package io.cohort.bench.study.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TargetsTest {
+
+    @Test
+    void peerThroughputTargetIsMetAtNinetySixPercentAndMissedAtNinety() {
+        assertThat(target(run(0.96), 0).status()).isEqualTo(TargetResult.Status.MET);
+        TargetResult missed = target(run(0.90), 0);
+        assertThat(missed.status()).isEqualTo(TargetResult.Status.NOT_MET);
+        assertThat(missed.measured()).contains("90.0 % (−10.0 %) at 2 nodes, high (700 users per node)");
+    }
+
+    @Test
+    void throughputIsJudgedAtTheHeaviestLoad() {
+        SyntheticRun run = new SyntheticRun()
+                .add("none", 2, "medium", 200, 10, 40, 0).add("2211", 2, "medium", 199, 10, 45, 2000)
+                .add("none", 2, "high", 360, 20, 80, 0).add("2211", 2, "high", 300, 30, 90, 3000);
+
+        TargetResult result = target(run, 0);
+
+        assertThat(result.status()).isEqualTo(TargetResult.Status.NOT_MET);
+        assertThat(result.measured()).contains("high (700 users per node)");
+    }
+
+    @Test
+    void lossesAreMeasuredAgainstTheStudysReference() {
+        SyntheticRun run = run(0.96).add("2221", 2, "high", 360 * 0.96 * 0.6, 40, 90, 5000)
+                .add("2111", 2, "high", 360 * 0.9, 30, 90, 2600);
+
+        assertThat(target(run, 1).status()).isEqualTo(TargetResult.Status.NOT_MET);
+        assertThat(target(run, 1).measured()).contains("2221", "vs 2211", "60.0 %");
+        assertThat(target(run, 2).status()).isEqualTo(TargetResult.Status.MET);
+        assertThat(target(run, 3).status()).isEqualTo(TargetResult.Status.NOT_MEASURED);
+    }
+
+    @Test
+    void failoverTargetsCountLostSessions() {
+        SyntheticRun none = run(0.96);
+        SyntheticRun clean = run(0.96).failover("2212", 2, "medium", 190, 0).failover("2211", 2, "medium", 190, 12);
+        SyntheticRun lossy = run(0.96).failover("2212", 2, "medium", 190, 2)
+                .failover("2211", 2, "medium", 190, SyntheticRun.MEDIUM_USERS + 1);
+
+        assertThat(target(none, 4).status()).isEqualTo(TargetResult.Status.NOT_MEASURED);
+        assertThat(target(clean, 4).status()).isEqualTo(TargetResult.Status.MET);
+        assertThat(target(clean, 5).status()).isEqualTo(TargetResult.Status.MET);
+        assertThat(target(lossy, 4).status()).isEqualTo(TargetResult.Status.NOT_MET);
+        assertThat(target(lossy, 4).measured()).contains("2 lost (limit 0)");
+        assertThat(target(lossy, 5).status()).isEqualTo(TargetResult.Status.NOT_MET);
+    }
+
+    private static SyntheticRun run(double peerShare) {
+        return new SyntheticRun().add("none", 2, "high", 360, 20, 80, 0)
+                .add("2211", 2, "high", 360 * peerShare, 22, 90, 2000);
+    }
+
+    private static TargetResult target(SyntheticRun run, int index) {
+        List<TargetResult> results = new Targets(run.data()).evaluate();
+        return results.get(index);
+    }
+}

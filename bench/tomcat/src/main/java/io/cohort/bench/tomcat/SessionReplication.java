@@ -1,0 +1,28 @@
+package io.cohort.bench.tomcat;
+
+import java.util.Locale;
+
+/**
+ * Which of Tomcat's cluster session managers a node runs: {@code DeltaManager} copies every session to
+ * every member (all-to-all), {@code BackupManager} to one backup member chosen per session.
+ */
+public enum SessionReplication {
+    /** {@code org.apache.catalina.ha.session.DeltaManager}: all-to-all. */
+    DELTA,
+    /** {@code org.apache.catalina.ha.session.BackupManager}: one backup copy. */
+    BACKUP;
+
+    /** The command-line spelling, {@code delta} or {@code backup}. */
+    public String argument() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static SessionReplication parse(String text) {
+        for (SessionReplication value : values()) {
+            if (value.argument().equals(text)) {
+                return value;
+            }
+        }
+        throw new IllegalArgumentException("--manager must be delta or backup, not '" + text + "'");
+    }
+}

@@ -2,6 +2,8 @@ package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.driver.LoadDriver;
 import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.bench.sut.NodeProbe;
+import io.cohort.bench.sut.SystemUnderTest;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.LocalBalancers;
 import io.cohort.cli.cluster.LocalCluster;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
@@ -41,7 +44,12 @@ public final class LocalStudyCluster implements SystemUnderTest {
     private volatile LocalBalancers balancers;
     private volatile ClusterState state;
 
-    private LocalStudyCluster(Path dir, LocalCluster cluster) {
+    private final String pattern;
+    private final int nodeCount;
+
+    private LocalStudyCluster(Path dir, LocalCluster cluster, String pattern, int nodeCount) {
+        this.pattern = pattern;
+        this.nodeCount = nodeCount;
         this.dir = dir;
         this.cluster = cluster;
     }
@@ -62,7 +70,8 @@ public final class LocalStudyCluster implements SystemUnderTest {
                 List.of(environment.shopWar()), GRACEFUL_STOP)
                 .withDatabase(environment.database())
                 .withReplication(new ReplicationPlan(pattern, ports));
-        LocalStudyCluster study = new LocalStudyCluster(dir, new LocalCluster(plan, environment.nodeJava()));
+        LocalStudyCluster study = new LocalStudyCluster(dir, new LocalCluster(plan, environment.nodeJava()),
+                spec.pattern(), spec.nodes());
         started.accept(study);
         try {
             study.state = study.cluster.start(environment.startTimeout());
@@ -107,6 +116,11 @@ public final class LocalStudyCluster implements SystemUnderTest {
     }
 
     @Override
+    public String description() {
+        return "cohort-" + pattern + " x" + nodeCount + " behind one Cohort balancer per host";
+    }
+
+    @Override
     public List<URI> shops() {
         return balancers.running().stream().map(r -> URI.create(r.server().uri().toString()
                 .replaceAll("/$", "") + CONTEXT_PATH)).toList();
@@ -115,7 +129,7 @@ public final class LocalStudyCluster implements SystemUnderTest {
     @Override
     public List<NodeProbe> nodes() {
         return state.nodes().stream().map(n -> new NodeProbe(n.name(), OptionalLong.of(n.pid()),
-                n.admin().resolve("/metrics"))).toList();
+                Optional.of(n.admin().resolve("/metrics")))).toList();
     }
 
     /** SIGKILLs the first node (host1's own node, so host1's balancer must fail its users over). */

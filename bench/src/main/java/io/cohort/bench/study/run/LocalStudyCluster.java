@@ -76,42 +76,11 @@ public final class LocalStudyCluster implements SystemUnderTest {
         try {
             study.state = study.cluster.start(environment.startTimeout());
             study.balancers = LocalBalancers.start(study.state.nodes(), 0, 0);
-            study.awaitShop(environment.startTimeout());
-            List<String> failed = LoadDriver.warmUp(study.shops(), environment.accounts(), environment.startTimeout());
-            if (!failed.isEmpty()) {
-                throw new IOException("the shop's warm-up visit failed: " + failed + "; see the node logs in " + dir);
-            }
+            ShopReadiness.await(study.shops(), environment.accounts(), environment.startTimeout(), dir);
             return study;
         } catch (Exception e) {
             study.close();
             throw e;
-        }
-    }
-
-    /** Waits until the shop serves its keywords through every balancer (the first request prepares the database). */
-    private void awaitShop(Duration timeout) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (URI shop : shops()) {
-            URI keywords = URI.create(shop + "/keywords.txt");
-            String last = "no answer";
-            while (true) {
-                try {
-                    HttpResponse<String> response = http.send(HttpRequest.newBuilder(keywords)
-                            .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                    if (response.statusCode() == 200 && !response.body().isBlank()) {
-                        break;
-                    }
-                    last = "status " + response.statusCode();
-                } catch (IOException e) {
-                    last = e.toString();
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IOException("the shop did not serve " + keywords + " within " + timeout.toSeconds()
-                            + " s (last: " + last + "); see the node logs in " + dir);
-                }
-                Thread.sleep(250);
-            }
         }
     }
 

@@ -27,9 +27,15 @@ final class MetricsServlet extends HttpServlet {
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         response.setContentType("text/plain; version=0.0.4; charset=utf-8");
         response.setHeader("Cache-Control", "no-store");
-        response.getWriter().write("# HELP " + BYTES + " Bytes of cluster channel messages (data packages), per direction\n"
+        write(response.getWriter());
+    }
+
+    /** Writes the counters' exposition. */
+    void write(java.io.PrintWriter out) {
+        out.write("# HELP " + BYTES + " Bytes of cluster channel messages (data packages), per direction\n"
                 + "# TYPE " + BYTES + " counter\n"
                 + BYTES + "{direction=\"sent\"} " + bytes.sent() + "\n"
                 + BYTES + "{direction=\"received\"} " + bytes.received() + "\n");
+        out.flush();
     }
 }

@@ -69,7 +69,7 @@ public final class CohortSystem extends PeerSystem {
                             Optional.of(n.admin().resolve("/metrics"))))
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
-            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT);
+            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             return new CohortSystem(description, cluster, front, nodes);
         } catch (Exception e) {
             cluster.stop();

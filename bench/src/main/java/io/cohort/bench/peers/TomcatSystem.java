@@ -52,7 +52,7 @@ public final class TomcatSystem extends PeerSystem {
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
             return new TomcatSystem(cluster, front, nodes, "tomcat-" + manager.argument() + "-" + delivery.argument()
-                    + " x" + size + " behind " + frontKind.name().toLowerCase(Locale.ROOT));
+                    + " x" + size + " behind " + frontKind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         } catch (Exception e) {
             cluster.close();
             throw e;

@@ -140,7 +140,8 @@ final class ReportDocument {
                     s.load(), s.warmup().toSeconds() + " + " + s.duration().toSeconds(),
                     Format.number(m.pagesPerSecond(), 1), Format.number(m.meanMs(), 1), Format.number(m.p50Ms(), 1),
                     Format.number(m.p90Ms(), 1), Format.number(m.p99Ms(), 1), Format.number(m.cpuPercentPerNode(), 1),
-                    Format.number(m.interconnectKBpsPerNode(), 1), String.valueOf(m.errors()),
+                    m.interconnectUnmeasured() ? "not measured" : Format.number(m.interconnectKBpsPerNode(), 1),
+                    String.valueOf(m.errors()),
                     String.valueOf(m.sessionsLost()), String.join("; ", notes)));
         }
         blocks.add(new Block.Table(List.of("id", "target", "pattern", "nodes", "users/node", "load",

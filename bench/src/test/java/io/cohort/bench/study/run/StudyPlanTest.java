@@ -67,6 +67,8 @@ class StudyPlanTest {
             assertThat(s.nodes()).isEqualTo(2);
             assertThat(s.usersPerNode()).isEqualTo(LoadLevel.HIGH_USERS);
         });
+        assertThat(peers.get(0).warmup()).isEqualTo(Duration.ofSeconds(12)); // also warms up the bench JVM
+        assertThat(peers.get(1).warmup()).isEqualTo(Duration.ofSeconds(4));
         Duration planned = peers.stream().map(s -> s.warmup().plus(s.duration())).reduce(Duration.ZERO, Duration::plus);
         assertThat(planned).isLessThanOrEqualTo(Duration.ofMinutes(4)); // the rest of ~12 minutes: starting systems
         assertThatThrownBy(() -> new PeerPlan(1, LoadLevel.parse("high"), Duration.ZERO, Duration.ofSeconds(8),

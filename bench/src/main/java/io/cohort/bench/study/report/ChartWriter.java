@@ -67,7 +67,7 @@ final class ChartWriter {
         return LONG_DECIMAL.matcher(svg).replaceAll("$1");
     }
 
-    /** A bar chart: categories along x, one colour per series, the value printed above each bar. */
+    /** A bar chart: categories along x, one colour per series. */
     static CategoryChart barChart(ChartSpec spec) {
         CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
                 .xAxisTitle(spec.xAxis()).yAxisTitle(spec.yAxis()).build();
@@ -83,8 +83,7 @@ final class ChartWriter {
         styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
         styler.setLegendBorderColor(Color.WHITE);
-        styler.setLabelsVisible(true);
-        styler.setLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        styler.setLabelsVisible(false); // the report's tables have the figures; XChart's labels print 15 decimals
         styler.setXAxisLabelRotation(20);
         for (ChartSpec.Line line : spec.lines()) {
             chart.addSeries(line.name(), spec.categories(), line.y());

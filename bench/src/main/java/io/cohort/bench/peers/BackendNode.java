@@ -1,8 +1,10 @@
 package io.cohort.bench.peers;
 
+import io.cohort.bench.sut.NodeProbe;
 import java.net.URI;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One application-server process of a system under test, as the bench samples and kills it.
@@ -11,7 +13,8 @@ import java.util.Optional;
  * @param http    where it serves applications, e.g. {@code http://127.0.0.1:8081}
  * @param health  its health answer (2xx when up), for fronts' health checks
  * @param pid     its process id, for CPU sampling and SIGKILL
- * @param metrics its Prometheus metrics endpoint, if it has one (Cohort nodes do; peers do not)
+ * @param metrics its Prometheus metrics endpoint, if it has one (Cohort nodes: admin {@code /metrics}; Tomcat
+ *                nodes: {@code /metrics} with the cluster channel's bytes; Jetty JDBC nodes: none)
  */
 public record BackendNode(String name, URI http, URI health, long pid, Optional<URI> metrics) {
 
@@ -23,6 +26,11 @@ public record BackendNode(String name, URI http, URI health, long pid, Optional<
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(health, "health");
         Objects.requireNonNull(metrics, "metrics");
+    }
+
+    /** How the bench samples this node. */
+    public NodeProbe probe() {
+        return new NodeProbe(name, OptionalLong.of(pid), metrics);
     }
 
     /** Sends SIGKILL to the node process, if it still runs. */

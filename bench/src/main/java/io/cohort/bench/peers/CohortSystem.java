@@ -20,20 +20,16 @@ import java.util.Optional;
  * compare Cohort's balancer with HAProxy on the same backends. Each node's metrics are its admin
  * {@code /metrics}.
  */
-public final class CohortSystem implements SystemUnderTest {
+public final class CohortSystem extends PeerSystem {
 
     private static final Duration GRACEFUL_STOP = Duration.ofSeconds(15);
 
-    private final String description;
+
     private final LocalCluster cluster;
-    private final FrontDoor front;
-    private final List<BackendNode> nodes;
 
     private CohortSystem(String description, LocalCluster cluster, FrontDoor front, List<BackendNode> nodes) {
-        this.description = description;
+        super(description, front, nodes);
         this.cluster = cluster;
-        this.front = front;
-        this.nodes = List.copyOf(nodes);
     }
 
     /**
@@ -51,9 +47,21 @@ public final class CohortSystem implements SystemUnderTest {
                 replicationPorts.add(FreePort.loopback());
             }
         }
+        return start(dir, size, pattern, replicationPorts, JavaCommand.current(), war, database, frontKind, frontPort,
+                timeout);
+    }
+
+    /**
+     * As {@link #start(Path, int, ReplicationPattern, Path, ShopDatabase, FrontKind, int, Duration)}, with the
+     * nodes' replication ports (one per node when the pattern replicates, else none) and JVM command given, e.g.
+     * the built distribution's {@code lib/*} as a real installation runs a node.
+     */
+    public static CohortSystem start(Path dir, int size, ReplicationPattern pattern, List<Integer> replicationPorts,
+            JavaCommand nodeJava, Path war, ShopDatabase database, FrontKind frontKind, int frontPort,
+            Duration timeout) throws Exception {
         LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(size), 0, 0, List.of(war),
                 GRACEFUL_STOP).withDatabase(database).withReplication(new ReplicationPlan(pattern, replicationPorts));
-        LocalCluster cluster = new LocalCluster(plan, JavaCommand.current());
+        LocalCluster cluster = new LocalCluster(plan, nodeJava);
         try {
             ClusterState state = cluster.start(timeout);
             List<BackendNode> nodes = state.nodes().stream()
@@ -61,7 +69,7 @@ public final class CohortSystem implements SystemUnderTest {
                             Optional.of(n.admin().resolve("/metrics"))))
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
-            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT);
+            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
             return new CohortSystem(description, cluster, front, nodes);
         } catch (Exception e) {
             cluster.stop();
@@ -69,27 +77,11 @@ public final class CohortSystem implements SystemUnderTest {
         }
     }
 
-    @Override
-    public String description() {
-        return description;
-    }
+
+
 
     @Override
-    public URI frontDoor() {
-        return front.uri();
-    }
-
-    @Override
-    public List<BackendNode> nodes() {
-        return nodes;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        try {
-            front.close();
-        } finally {
-            cluster.stop();
-        }
+    protected void stopNodes() throws InterruptedException {
+        cluster.stop();
     }
 }

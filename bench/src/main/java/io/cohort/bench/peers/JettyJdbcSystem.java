@@ -16,26 +16,31 @@ import java.util.Optional;
  * Node n1 is started alone first: Jetty creates its session table on first start, and two nodes doing so
  * at once could both try; the others then start together.
  */
-public final class JettyJdbcSystem implements SystemUnderTest {
+public final class JettyJdbcSystem extends PeerSystem {
+
 
     private final NodeJvms jvms;
-    private final FrontDoor front;
-    private final List<BackendNode> nodes;
-    private final String description;
 
     private JettyJdbcSystem(NodeJvms jvms, FrontDoor front, List<BackendNode> nodes, String description) {
+        super(description, front, nodes);
         this.jvms = jvms;
-        this.front = front;
-        this.nodes = List.copyOf(nodes);
-        this.description = description;
     }
 
     public static JettyJdbcSystem start(Path dir, int size, Path war, ShopDatabase database, FrontKind frontKind,
             int frontPort, Duration timeout) throws Exception {
+        return start(dir, size, war, database, List.of(), frontKind, frontPort, timeout);
+    }
+
+    /**
+     * As {@link #start(Path, int, Path, ShopDatabase, FrontKind, int, Duration)}, with JVM options for every node
+     * (e.g. the heap and the shop's data-set properties).
+     */
+    public static JettyJdbcSystem start(Path dir, int size, Path war, ShopDatabase database, List<String> jvmOptions,
+            FrontKind frontKind, int frontPort, Duration timeout) throws Exception {
         if (size < 1) {
             throw new IllegalArgumentException("a system has at least one node, not " + size);
         }
-        NodeJvms jvms = new NodeJvms();
+        NodeJvms jvms = new NodeJvms(jvmOptions);
         try {
             Map<String, String> environment = new HashMap<>();
             database.password().ifPresent(p -> environment.put(JettyJdbcNodeOptions.PASSWORD_ENV, p));
@@ -60,34 +65,18 @@ public final class JettyJdbcSystem implements SystemUnderTest {
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
             return new JettyJdbcSystem(jvms, front, nodes,
-                    "jetty-jdbc x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT));
+                    "jetty-jdbc x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         } catch (Exception e) {
             jvms.close();
             throw e;
         }
     }
 
-    @Override
-    public String description() {
-        return description;
-    }
+
+
 
     @Override
-    public URI frontDoor() {
-        return front.uri();
-    }
-
-    @Override
-    public List<BackendNode> nodes() {
-        return nodes;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        try {
-            front.close();
-        } finally {
-            jvms.close();
-        }
+    protected void stopNodes() throws InterruptedException {
+        jvms.close();
     }
 }

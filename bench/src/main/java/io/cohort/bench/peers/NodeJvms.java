@@ -29,7 +29,13 @@ final class NodeJvms implements AutoCloseable {
     }
 
     private final JavaCommand java = JavaCommand.current();
+    private final List<String> extraOptions;
     private final List<NodeJvm> started = new ArrayList<>();
+
+    /** @param extraOptions JVM options added after this JVM's forwardable ones, e.g. a heap size */
+    NodeJvms(List<String> extraOptions) {
+        this.extraOptions = List.copyOf(extraOptions);
+    }
 
     /** Starts {@code mainClass} with the arguments and environment, output to {@code log}. */
     synchronized NodeJvm start(String name, String mainClass, List<String> arguments, Map<String, String> environment,
@@ -37,6 +43,7 @@ final class NodeJvms implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(java.java().toString());
         command.addAll(java.jvmOptions());
+        command.addAll(extraOptions);
         command.add("-cp");
         command.add(java.classPath());
         command.add(mainClass);

@@ -19,22 +19,18 @@ import java.util.Optional;
  * DeltaManager or BackupManager, on the shop's database, behind Cohort's balancer or HAProxy. Tomcat's
  * jvmRoute puts the node name after the session id, as Cohort does, so both fronts stick.
  */
-public final class TomcatSystem implements SystemUnderTest {
+public final class TomcatSystem extends PeerSystem {
+
 
     private final TomcatCluster cluster;
-    private final FrontDoor front;
-    private final List<BackendNode> nodes;
-    private final String description;
 
     private TomcatSystem(TomcatCluster cluster, FrontDoor front, List<BackendNode> nodes, String description) {
+        super(description, front, nodes);
         this.cluster = cluster;
-        this.front = front;
-        this.nodes = List.copyOf(nodes);
-        this.description = description;
     }
 
     /**
-     * @param manager    DeltaManager (all-to-all) or BackupManager (one backup)
+     * @param manager    DeltaManager (all-to-all), BackupManager (one backup) or none (StandardManager, no cluster)
      * @param delivery   async (Tomcat's default) or sync channel sends
      * @param jvmOptions options of each node JVM, e.g. {@code -Xmx1g}
      */
@@ -52,38 +48,22 @@ public final class TomcatSystem implements SystemUnderTest {
         TomcatCluster cluster = TomcatCluster.start(plan, TomcatCluster.nodeClassPath(), timeout);
         try {
             List<BackendNode> nodes = cluster.nodes().stream()
-                    .map(n -> new BackendNode(n.name(), n.http(), n.health(), n.pid(), Optional.empty()))
+                    .map(n -> new BackendNode(n.name(), n.http(), n.health(), n.pid(), Optional.of(n.metrics())))
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
             return new TomcatSystem(cluster, front, nodes, "tomcat-" + manager.argument() + "-" + delivery.argument()
-                    + " x" + size + " behind " + frontKind.name().toLowerCase(Locale.ROOT));
+                    + " x" + size + " behind " + frontKind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         } catch (Exception e) {
             cluster.close();
             throw e;
         }
     }
 
-    @Override
-    public String description() {
-        return description;
-    }
+
+
 
     @Override
-    public URI frontDoor() {
-        return front.uri();
-    }
-
-    @Override
-    public List<BackendNode> nodes() {
-        return nodes;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        try {
-            front.close();
-        } finally {
-            cluster.close();
-        }
+    protected void stopNodes() throws InterruptedException {
+        cluster.close();
     }
 }

@@ -4,6 +4,8 @@ import io.cohort.bench.study.run.BenchRun;
 import io.cohort.bench.study.run.BenchRun.Target;
 import io.cohort.bench.study.run.DataSetSize;
 import io.cohort.bench.study.run.LoadLevel;
+import io.cohort.bench.study.run.PeerPlan;
+import io.cohort.bench.study.run.RunPlan;
 import io.cohort.bench.study.run.StudyPlan;
 import io.cohort.cli.DurationConverter;
 import io.cohort.cli.ExitCode;
@@ -41,6 +43,7 @@ import picocli.CommandLine.Spec;
         footerHeading = "%nExamples:%n",
         footer = {"  cohort bench --quick",
             "  cohort bench --full --out bench/results/study-full",
+            "  cohort bench --peers --out bench/results/peer-comparison",
             "  cohort bench --nodes 2 --patterns none,2211 --duration 10s --warmup 5s",
             "  cohort bench --failover 2211,2212 --patterns none --nodes 2",
             "  cohort bench --database jdbc:postgresql://127.0.0.1:5432/test --patterns none,3211",
@@ -63,6 +66,12 @@ public final class BenchCommand implements Callable<Integer> {
         @Option(names = "--full", description = "The study's matrix: nodes 1,2,4 at medium and high load, every "
                 + "pattern, 30 s warm-up, 60 s measured, failover for 2211 and 2212; several hours.")
         boolean full;
+
+        @Option(names = "--peers", description = "The peer comparison at 2 nodes and the high load: Cohort (none, "
+                + "2211, 2212, 3211) vs Tomcat 11 (StandardManager, DeltaManager, BackupManager) vs Jetty's JDBC "
+                + "session store, Cohort's balancer vs HAProxy on the same 2211 nodes, failover of cohort 2211/2212 and "
+                + "tomcat delta/backup; 4 s warm-up, 8 s measured (16 s failover); 13 experiments, ~12 minutes.")
+        boolean peers;
     }
 
     @Option(names = "--nodes", split = ",", paramLabel = "N[,N...]", description = "Node counts, e.g. 1,2,4.")
@@ -159,7 +168,7 @@ public final class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        StudyPlan plan = plan();
+        RunPlan plan = plan();
         DataSetSize dataSet = dataSet();
         Path folder = out != null ? out : defaultOut();
         Target target = target(plan);
@@ -168,7 +177,10 @@ public final class BenchCommand implements Callable<Integer> {
         return run.execute(System.out) ? ExitCode.OK : ExitCode.FAILURE;
     }
 
-    private StudyPlan plan() {
+    private RunPlan plan() {
+        if (presetChoice.peers) {
+            return peerPlan();
+        }
         StudyPlan base = presetChoice.full ? StudyPlan.full() : StudyPlan.quick();
         String preset = presetChoice.full ? "full" : presetChoice.quick ? "quick" : "custom";
         Duration window = duration != null ? duration : base.duration();
@@ -186,6 +198,28 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code --peers}: its defaults, with the load, node count and windows the user gave. */
+    private PeerPlan peerPlan() {
+        if (patterns != null || failover != null || targetBalancers != null) {
+            throw new ParameterException(spec.commandLine(), "--peers runs its own experiments: leave out --patterns, "
+                    + "--failover and --target-balancers");
+        }
+        if ((nodes != null && nodes.size() != 1) || (loads != null && loads.size() != 1)) {
+            throw new ParameterException(spec.commandLine(), "--peers takes one node count and one load");
+        }
+        PeerPlan base = PeerPlan.defaults();
+        Duration window = duration != null ? duration : base.duration();
+        Duration failoverWindow = failoverDuration != null ? failoverDuration
+                : duration != null ? window.multipliedBy(2) : base.failoverDuration();
+        try {
+            return new PeerPlan(nodes == null ? base.nodes() : nodes.get(0),
+                    loads == null ? base.load() : LoadLevel.parse(loads.get(0)),
+                    warmup != null ? warmup : base.warmup(), window, failoverWindow);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
     private DataSetSize dataSet() {
         DataSetSize base = presetChoice.full ? DataSetSize.FULL : DataSetSize.QUICK;
         try {
@@ -196,9 +230,9 @@ public final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private Target target(StudyPlan plan) {
+    private Target target(RunPlan plan) {
         if (targetBalancers != null) {
-            if (!plan.failover().isEmpty() && failover != null) {
+            if (failover != null && !failover.equals(List.of("none"))) {
                 throw new ParameterException(spec.commandLine(),
                         "--failover needs a cluster the bench starts itself; leave out --target-balancers");
             }

@@ -43,7 +43,7 @@ class CohortBehindHaproxyTest {
                 assertThat(page.header(HaproxyConfig.SERVED_BY_HEADER)).as("request %d", i).isEqualTo(owner);
             }
 
-            BackendNode ownerNode = system.nodes().stream().filter(n -> n.name().equals(owner)).findFirst().orElseThrow();
+            BackendNode ownerNode = system.backends().stream().filter(n -> n.name().equals(owner)).findFirst().orElseThrow();
             ownerNode.kill();
             assertThat(ProcessHandle.of(ownerNode.pid()).map(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join()))
                     .isNotNull();

@@ -39,7 +39,7 @@ class JettyJdbcFailoverTest {
             assertThat(before.header("X-Cohort-Routed")).isEqualTo(owner + "; reason=sticky");
             assertThat(before.textOf("cart")).contains("EST-1");
 
-            BackendNode ownerNode = system.nodes().stream().filter(n -> n.name().equals(owner)).findFirst().orElseThrow();
+            BackendNode ownerNode = system.backends().stream().filter(n -> n.name().equals(owner)).findFirst().orElseThrow();
             ownerNode.kill();
             ProcessHandle.of(ownerNode.pid()).ifPresent(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join());
 

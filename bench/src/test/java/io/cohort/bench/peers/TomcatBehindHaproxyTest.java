@@ -44,7 +44,7 @@ class TomcatBehindHaproxyTest {
                 assertThat(customer.get("/cart").header(HaproxyConfig.SERVED_BY_HEADER)).isEqualTo(owner);
             }
 
-            BackendNode ownerNode = system.nodes().stream().filter(n -> n.name().equals(owner)).findFirst().orElseThrow();
+            BackendNode ownerNode = system.backends().stream().filter(n -> n.name().equals(owner)).findFirst().orElseThrow();
             ownerNode.kill();
             ProcessHandle.of(ownerNode.pid()).ifPresent(p -> p.onExit().orTimeout(30, TimeUnit.SECONDS).join());
 

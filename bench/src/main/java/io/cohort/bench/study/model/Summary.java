@@ -18,8 +18,19 @@ package io.cohort.bench.study.model;
  * @param cpuPercentPerNode        mean CPU % of one node process (100 = one core), averaged over nodes
  * @param interconnectKBpsPerNode  mean replication bytes sent + received per node, KB/s (database bytes for
  *                                 the database protocol; 0 without replication)
+ * @param interconnectUnmeasured   true when no node had a byte counter to read (e.g. Jetty's JDBC session store):
+ *                                 {@code interconnectKBpsPerNode} is then 0 for want of a measure, and reports
+ *                                 say "not measured" (false in run folders written before the field existed)
  */
 public record Summary(long pages, double pagesPerSecond, double meanMs, double p50Ms, double p90Ms, double p99Ms,
         double maxMs, long errors, long scenarios, long sessionsLost, double cpuPercentPerNode,
-        double interconnectKBpsPerNode) {
+        double interconnectKBpsPerNode, boolean interconnectUnmeasured) {
+
+    /** A summary whose interconnect was measured. */
+    public Summary(long pages, double pagesPerSecond, double meanMs, double p50Ms, double p90Ms, double p99Ms,
+            double maxMs, long errors, long scenarios, long sessionsLost, double cpuPercentPerNode,
+            double interconnectKBpsPerNode) {
+        this(pages, pagesPerSecond, meanMs, p50Ms, p90Ms, p99Ms, maxMs, errors, scenarios, sessionsLost,
+                cpuPercentPerNode, interconnectKBpsPerNode, false);
+    }
 }

@@ -4,7 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One line chart of the report, independent of the charting library.
+ * One chart of the report, independent of the charting library: a line chart, or a bar chart when it has
+ * categories (each line is then one series of bars, its y values one per category; x is unused).
  *
  * @param name    file name without extension, unique within the run's {@code charts/} folder
  * @param title   the chart's title
@@ -12,8 +13,25 @@ import java.util.Objects;
  * @param yAxis   y axis label with unit
  * @param lines   the data lines, in legend order (at least one)
  * @param integerX whether x values are whole numbers (node counts)
+ * @param categories the bars' categories, in order; empty for a line chart
  */
-record ChartSpec(String name, String title, String xAxis, String yAxis, List<Line> lines, boolean integerX) {
+record ChartSpec(String name, String title, String xAxis, String yAxis, List<Line> lines, boolean integerX,
+        List<String> categories) {
+
+    /** A line chart. */
+    ChartSpec(String name, String title, String xAxis, String yAxis, List<Line> lines, boolean integerX) {
+        this(name, title, xAxis, yAxis, lines, integerX, List.of());
+    }
+
+    /** A bar chart: one series of bars per line, {@code line.y()} holding one value per category. */
+    static ChartSpec bars(String name, String title, String yAxis, List<String> categories, List<Line> lines) {
+        return new ChartSpec(name, title, "", yAxis, lines, false, categories);
+    }
+
+    /** Whether this is a bar chart. */
+    boolean bars() {
+        return !categories.isEmpty();
+    }
 
     /** How a line is drawn. */
     enum Style {
@@ -44,8 +62,15 @@ record ChartSpec(String name, String title, String xAxis, String yAxis, List<Lin
             throw new IllegalArgumentException("chart name must be a file name: " + name);
         }
         lines = List.copyOf(lines);
+        categories = List.copyOf(categories);
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("chart " + name + " has no line");
+        }
+        for (Line line : lines) {
+            if (!categories.isEmpty() && line.y().size() != categories.size()) {
+                throw new IllegalArgumentException("bar series " + line.name() + " of chart " + name + " needs one value "
+                        + "per category (" + categories.size() + "), has " + line.y().size());
+            }
         }
     }
 }

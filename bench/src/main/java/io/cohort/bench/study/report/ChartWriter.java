@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -43,7 +45,7 @@ final class ChartWriter {
 
     /** Writes the chart's SVG and PNG files into the folder. */
     void write(ChartSpec spec) {
-        XYChart chart = chart(spec);
+        org.knowm.xchart.internal.chartpart.Chart<?, ?> chart = spec.bars() ? barChart(spec) : chart(spec);
         try {
             Files.createDirectories(dir);
             ByteArrayOutputStream svg = new ByteArrayOutputStream();
@@ -63,6 +65,30 @@ final class ChartWriter {
      */
     static String compact(String svg) {
         return LONG_DECIMAL.matcher(svg).replaceAll("$1");
+    }
+
+    /** A bar chart: categories along x, one colour per series. */
+    static CategoryChart barChart(ChartSpec spec) {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
+                .xAxisTitle(spec.xAxis()).yAxisTitle(spec.yAxis()).build();
+        var styler = chart.getStyler();
+        styler.setChartBackgroundColor(Color.WHITE);
+        styler.setPlotBackgroundColor(Color.WHITE);
+        styler.setPlotGridLinesColor(new Color(220, 220, 220));
+        styler.setPlotBorderVisible(true);
+        styler.setChartTitleBoxVisible(false);
+        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
+        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
+        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
+        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        styler.setLegendBorderColor(Color.WHITE);
+        styler.setLabelsVisible(false); // the report's tables have the figures; XChart's labels print 15 decimals
+        styler.setXAxisLabelRotation(20);
+        for (ChartSpec.Line line : spec.lines()) {
+            chart.addSeries(line.name(), spec.categories(), line.y());
+        }
+        return chart;
     }
 
     static XYChart chart(ChartSpec spec) {

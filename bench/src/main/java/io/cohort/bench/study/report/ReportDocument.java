@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 /**
  * The report's content as blocks, in reading order: the run, how to read it, the findings F1–F13, the
- * targets, every experiment, the comparison groups with their charts, failover, the comparison by
+ * targets, the peer comparison (when the run has peer experiments), every experiment, the comparison groups with their charts, failover, the comparison by
  * target and links to the raw data.
  */
 final class ReportDocument {
@@ -34,6 +34,7 @@ final class ReportDocument {
         reading(blocks);
         findings(blocks);
         targets(blocks);
+        new PeerSection(data).blocks(blocks);
         experiments(blocks);
         GroupSections sections = new GroupSections(data);
         sections.groups(blocks);
@@ -139,7 +140,8 @@ final class ReportDocument {
                     s.load(), s.warmup().toSeconds() + " + " + s.duration().toSeconds(),
                     Format.number(m.pagesPerSecond(), 1), Format.number(m.meanMs(), 1), Format.number(m.p50Ms(), 1),
                     Format.number(m.p90Ms(), 1), Format.number(m.p99Ms(), 1), Format.number(m.cpuPercentPerNode(), 1),
-                    Format.number(m.interconnectKBpsPerNode(), 1), String.valueOf(m.errors()),
+                    m.interconnectUnmeasured() ? "not measured" : Format.number(m.interconnectKBpsPerNode(), 1),
+                    String.valueOf(m.errors()),
                     String.valueOf(m.sessionsLost()), String.join("; ", notes)));
         }
         blocks.add(new Block.Table(List.of("id", "target", "pattern", "nodes", "users/node", "load",

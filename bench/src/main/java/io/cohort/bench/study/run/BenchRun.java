@@ -46,7 +46,7 @@ public final class BenchRun {
         }
     }
 
-    private final StudyPlan plan;
+    private final RunPlan plan;
     private final DataSetSize dataSet;
     private final Path folder;
     private final Target target;
@@ -55,7 +55,7 @@ public final class BenchRun {
     private final String command;
     private final boolean keepWork;
 
-    public BenchRun(StudyPlan plan, DataSetSize dataSet, Path folder, Target target, Duration startTimeout, long seed,
+    public BenchRun(RunPlan plan, DataSetSize dataSet, Path folder, Target target, Duration startTimeout, long seed,
             String command, boolean keepWork) {
         this.keepWork = keepWork;
         this.plan = plan;
@@ -111,12 +111,15 @@ public final class BenchRun {
 
     private List<ExperimentSpec> experiments() {
         if (target instanceof Target.Existing existing) {
-            int nodes = existing.metrics().isEmpty() ? plan.nodes().get(0) : existing.metrics().size();
+            if (!(plan instanceof StudyPlan study)) {
+                throw new IllegalArgumentException("the " + plan.preset() + " preset starts its own systems");
+            }
+            int nodes = existing.metrics().isEmpty() ? study.nodes().get(0) : existing.metrics().size();
             List<ExperimentSpec> specs = new ArrayList<>();
             for (LoadLevel load : plan.loads()) {
-                for (String pattern : plan.patterns()) {
+                for (String pattern : study.patterns()) {
                     specs.add(new ExperimentSpec("existing-" + pattern + "-n" + nodes + "-" + load.label(), "existing",
-                            pattern, nodes, load.usersPerNode(), load.label(), plan.warmup(), plan.duration(), false));
+                            pattern, nodes, load.usersPerNode(), load.label(), study.warmup(), study.duration(), false));
                 }
             }
             return specs;
@@ -139,6 +142,9 @@ public final class BenchRun {
         }
         StudyEnvironment environment = new StudyEnvironment(work, local.shopWar(), database,
                 StudyEnvironment.nodeJava(local.cohortHome(), dataSet), startTimeout, dataSet.accounts());
+        if (plan instanceof PeerPlan) {
+            return new PeerSystems(environment, dataSet);
+        }
         return (spec, c) -> LocalStudyCluster.start(spec, environment, c::add);
     }
 

@@ -96,9 +96,10 @@ final class ConsoleProgress implements Progress {
         Summary s = result.summary();
         String line = String.format(Locale.ROOT,
                 "%s: %.1f pages/s, mean %.0f ms, p99 %.0f ms, %d scenarios, %d sessions lost, %d errors, "
-                        + "CPU %.0f %%/node, %.1f KB/s/node%s",
+                        + "CPU %.0f %%/node, %s%s",
                 label, s.pagesPerSecond(), s.meanMs(), s.p99Ms(), s.scenarios(), s.sessionsLost(), s.errors(),
-                s.cpuPercentPerNode(), s.interconnectKBpsPerNode(),
+                s.cpuPercentPerNode(), s.interconnectUnmeasured() ? "interconnect not measured"
+                        : String.format(Locale.ROOT, "%.1f KB/s/node", s.interconnectKBpsPerNode()),
                 result.failover() == null ? "" : String.format(Locale.ROOT,
                         "; failover: %s killed at %.1f s, %d sessions lost, %d errors after, recovered %s",
                         result.failover().killedNode(), result.failover().killedAtSecond(),

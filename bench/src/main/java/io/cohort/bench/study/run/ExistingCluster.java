@@ -1,6 +1,9 @@
 package io.cohort.bench.study.run;
 
+import io.cohort.bench.sut.NodeProbe;
+import io.cohort.bench.sut.SystemUnderTest;
 import java.net.URI;
+import java.util.Optional;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
@@ -23,7 +26,12 @@ public record ExistingCluster(List<URI> shops, List<URI> metrics) implements Sys
     @Override
     public List<NodeProbe> nodes() {
         return IntStream.range(0, metrics.size())
-                .mapToObj(k -> new NodeProbe("node" + (k + 1), OptionalLong.empty(), metrics.get(k))).toList();
+                .mapToObj(k -> new NodeProbe("node" + (k + 1), OptionalLong.empty(), Optional.of(metrics.get(k)))).toList();
+    }
+
+    @Override
+    public String description() {
+        return "existing cluster behind " + shops;
     }
 
     @Override

@@ -8,6 +8,7 @@ import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.study.model.FailoverOutcome;
 import io.cohort.bench.study.model.NodeSample;
+import io.cohort.bench.sut.SystemUnderTest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -112,6 +113,10 @@ final class ExperimentRunner {
     private static ExperimentResult result(ExperimentSpec spec, SystemUnderTest system, LoadStats stats,
             List<NodeSample> samples, Kill kill) {
         List<String> notes = new ArrayList<>();
+        notes.add("system: " + system.description());
+        if (system.nodes().stream().allMatch(n -> n.metrics().isEmpty())) {
+            notes.add("interconnect: not measured (the nodes expose no byte counter)");
+        }
         notes.add("load: " + spec.users() + " virtual users (" + spec.usersPerNode() + " per node, "
                 + spec.load() + "), think time 300 ms ± 100 ms, through " + system.shops().size() + " balancer(s)");
         List<String> exited = new ArrayList<>(system.exitedNodes());
@@ -127,7 +132,8 @@ final class ExperimentRunner {
         if (spec.failover() && kill == null) {
             notes.add("no node was killed: the window ended first");
         }
-        return new ExperimentResult(spec, ResultAssembly.summary(stats, spec.duration(), samples),
+        return new ExperimentResult(spec, ResultAssembly.summary(stats, spec.duration(), samples,
+                system.nodes().stream().anyMatch(n -> n.metrics().isPresent())),
                 ResultAssembly.timeline(stats, spec.duration()), samples, failover, notes);
     }
 }

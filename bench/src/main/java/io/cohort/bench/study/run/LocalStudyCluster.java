@@ -2,6 +2,8 @@ package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.driver.LoadDriver;
 import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.bench.sut.NodeProbe;
+import io.cohort.bench.sut.SystemUnderTest;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.LocalBalancers;
 import io.cohort.cli.cluster.LocalCluster;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -42,7 +45,12 @@ public final class LocalStudyCluster implements SystemUnderTest {
     private volatile LocalBalancers balancers;
     private volatile ClusterState state;
 
-    private LocalStudyCluster(Path dir, LocalCluster cluster) {
+    private final String pattern;
+    private final int nodeCount;
+
+    private LocalStudyCluster(Path dir, LocalCluster cluster, String pattern, int nodeCount) {
+        this.pattern = pattern;
+        this.nodeCount = nodeCount;
         this.dir = dir;
         this.cluster = cluster;
     }
@@ -63,16 +71,13 @@ public final class LocalStudyCluster implements SystemUnderTest {
                 List.of(environment.shopWar()), GRACEFUL_STOP)
                 .withDatabase(environment.database())
                 .withReplication(new ReplicationPlan(pattern, ports));
-        LocalStudyCluster study = new LocalStudyCluster(dir, new LocalCluster(plan, environment.nodeJava()));
+        LocalStudyCluster study = new LocalStudyCluster(dir, new LocalCluster(plan, environment.nodeJava()),
+                spec.pattern(), spec.nodes());
         started.accept(study);
         try {
             study.state = study.cluster.start(environment.startTimeout());
             study.balancers = LocalBalancers.start(study.state.nodes(), 0, 0);
-            study.awaitShop(environment.startTimeout());
-            List<String> failed = LoadDriver.warmUp(study.shops(), environment.accounts(), environment.startTimeout());
-            if (!failed.isEmpty()) {
-                throw new IOException("the shop's warm-up visit failed: " + failed + "; see the node logs in " + dir);
-            }
+            ShopReadiness.await(study.shops(), environment.accounts(), environment.startTimeout(), dir);
             return study;
         } catch (Exception e) {
             study.close();
@@ -80,31 +85,9 @@ public final class LocalStudyCluster implements SystemUnderTest {
         }
     }
 
-    /** Waits until the shop serves its keywords through every balancer (the first request prepares the database). */
-    private void awaitShop(Duration timeout) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (URI shop : shops()) {
-            URI keywords = URI.create(shop + "/keywords.txt");
-            String last = "no answer";
-            while (true) {
-                try {
-                    HttpResponse<String> response = http.send(HttpRequest.newBuilder(keywords)
-                            .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-                    if (response.statusCode() == 200 && !response.body().isBlank()) {
-                        break;
-                    }
-                    last = "status " + response.statusCode();
-                } catch (IOException e) {
-                    last = e.toString();
-                }
-                if (System.nanoTime() - deadline > 0) {
-                    throw new IOException("the shop did not serve " + keywords + " within " + timeout.toSeconds()
-                            + " s (last: " + last + "); see the node logs in " + dir);
-                }
-                Thread.sleep(250);
-            }
-        }
+    @Override
+    public String description() {
+        return "cohort-" + pattern + " x" + nodeCount + " behind one Cohort balancer per host";
     }
 
     @Override
@@ -116,7 +99,7 @@ public final class LocalStudyCluster implements SystemUnderTest {
     @Override
     public List<NodeProbe> nodes() {
         return state.nodes().stream().map(n -> new NodeProbe(n.name(), OptionalLong.of(n.pid()),
-                n.admin().resolve("/metrics"))).toList();
+                Optional.of(n.admin().resolve("/metrics")))).toList();
     }
 
     /** SIGKILLs the first node (host1's own node, so host1's balancer must fail its users over). */

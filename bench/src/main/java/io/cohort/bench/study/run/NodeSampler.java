@@ -1,6 +1,7 @@
 package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.model.NodeSample;
+import io.cohort.bench.sut.NodeProbe;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -20,9 +21,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Samples every node once a second: CPU used by its process since the previous sample (from
  * {@code /proc/<pid>/stat} when the node runs here, else from the node's {@code process_cpu_usage} gauge), and
- * replication bytes sent + received per second (from {@code cohort_replication_bytes_total} on its
- * {@code /metrics}; for the database protocol these count the session rows written). A node that stops
- * answering (killed) simply has no more samples. Thread-safe.
+ * interconnect bytes sent + received per second from its metrics, when it has them: a Cohort node's
+ * {@code cohort_replication_bytes_total} (for the database protocol these count the session rows written), a
+ * Tomcat peer node's {@code tomcat_tribes_bytes_total} (its cluster channel). A node that stops answering
+ * (killed) simply has no more samples. Thread-safe.
  */
 final class NodeSampler implements AutoCloseable {
 
@@ -72,12 +74,12 @@ final class NodeSampler implements AutoCloseable {
         long now = System.nanoTime();
         OptionalDouble cpuSeconds = probe.pid().isPresent() ? processCpuSeconds(probe.pid().getAsLong())
                 : OptionalDouble.empty();
-        String metrics = fetch(probe);
+        String metrics = probe.metrics().map(this::fetch).orElse(null);
         if (cpuSeconds.isEmpty() && metrics == null) {
             return; // gone
         }
         OptionalDouble bytes = metrics == null ? OptionalDouble.empty()
-                : PrometheusText.sum(metrics, PrometheusText.REPLICATION_BYTES);
+                : PrometheusText.sumAny(metrics, PrometheusText.INTERCONNECT_BYTES);
         OptionalDouble cpuNow = OptionalDouble.empty();
         if (probe.pid().isEmpty() && metrics != null) {
             OptionalDouble usage = PrometheusText.sum(metrics, PrometheusText.PROCESS_CPU);
@@ -109,9 +111,9 @@ final class NodeSampler implements AutoCloseable {
         }
     }
 
-    private String fetch(NodeProbe probe) {
+    private String fetch(java.net.URI metrics) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(probe.metrics())
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(metrics)
                     .timeout(Duration.ofMillis(800)).GET().build(), HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? response.body() : null;
         } catch (IOException e) {

@@ -11,12 +11,30 @@ final class PrometheusText {
 
     /** Replication (or database session store) bytes, sent and received, of every application. */
     static final String REPLICATION_BYTES = "cohort_replication_bytes_total";
+    /** A Tomcat peer node's cluster channel bytes, sent and received ({@code bench/tomcat}'s MetricsServlet). */
+    static final String TOMCAT_CHANNEL_BYTES = "tomcat_tribes_bytes_total";
+    /** Every interconnect byte counter the bench knows, one per kind of node. */
+    static final java.util.List<String> INTERCONNECT_BYTES = java.util.List.of(REPLICATION_BYTES, TOMCAT_CHANNEL_BYTES);
     /** Micrometer's recent CPU use of the JVM process, 0..1 of the whole machine. */
     static final String PROCESS_CPU = "process_cpu_usage";
     /** Micrometer's number of processors available to the JVM. */
     static final String CPU_COUNT = "system_cpu_count";
 
     private PrometheusText() {
+    }
+
+    /** The sum of all series of every one of {@code metrics} the text has, or empty if it has none of them. */
+    static OptionalDouble sumAny(String text, java.util.List<String> metrics) {
+        double sum = 0;
+        boolean found = false;
+        for (String metric : metrics) {
+            OptionalDouble value = sum(text, metric);
+            if (value.isPresent()) {
+                sum += value.getAsDouble();
+                found = true;
+            }
+        }
+        return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
     }
 
     /** The sum of all series of {@code metric}, or empty if the text has none. */

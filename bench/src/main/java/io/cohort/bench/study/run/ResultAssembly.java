@@ -18,7 +18,7 @@ final class ResultAssembly {
     private ResultAssembly() {
     }
 
-    static Summary summary(LoadStats stats, Duration window, List<NodeSample> samples) {
+    static Summary summary(LoadStats stats, Duration window, List<NodeSample> samples, boolean interconnectMeasured) {
         List<SecondCounts> seconds = stats.windowSeconds();
         Histogram histogram = stats.windowHistogram();
         long pages = seconds.stream().mapToLong(SecondCounts::pages).sum();
@@ -31,7 +31,8 @@ final class ResultAssembly {
                 seconds.stream().mapToLong(SecondCounts::errors).sum(),
                 seconds.stream().mapToLong(SecondCounts::scenarios).sum(),
                 seconds.stream().mapToLong(SecondCounts::sessionsLost).sum(),
-                meanPerNode(measured, NodeSample::cpuPercent), meanPerNode(measured, NodeSample::interconnectKBps));
+                meanPerNode(measured, NodeSample::cpuPercent), meanPerNode(measured, NodeSample::interconnectKBps),
+                !interconnectMeasured);
     }
 
     /** The mean over nodes of each node's mean over its samples (a killed node counts while it lived). */

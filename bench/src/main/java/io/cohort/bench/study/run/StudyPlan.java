@@ -25,7 +25,7 @@ import java.util.Objects;
  * @param failoverDuration measurement window of the failover experiments (the kill is in its middle)
  */
 public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> loads, List<String> patterns,
-        List<String> failover, Duration warmup, Duration duration, Duration failoverDuration) {
+        List<String> failover, Duration warmup, Duration duration, Duration failoverDuration) implements RunPlan {
 
     /** Every pattern the study measured, plus {@code none} and the database protocol's {@code 3211}. */
     public static final List<String> ALL_PATTERNS = List.of("none", "2211", "2212", "2111", "2112", "2121", "2122",
@@ -83,6 +83,7 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
     }
 
     /** The experiments in run order. */
+    @Override
     public List<ExperimentSpec> experiments() {
         List<ExperimentSpec> specs = new ArrayList<>();
         for (LoadLevel load : loads) {

@@ -71,9 +71,27 @@ final class SyntheticRun {
         return this;
     }
 
+    /** A steady experiment of a system whose nodes had no interconnect byte counter (e.g. Jetty JDBC). */
+    SyntheticRun addUnmeasuredInterconnect(String target, String pattern, int nodes, String load,
+            double pagesPerSecond, double meanMs, double cpu) {
+        ExperimentSpec spec = spec(target, pattern, nodes, load, false);
+        Summary measured = summary(pagesPerSecond, meanMs, cpu, 0, 0);
+        Summary summary = new Summary(measured.pages(), measured.pagesPerSecond(), measured.meanMs(), measured.p50Ms(),
+                measured.p90Ms(), measured.p99Ms(), measured.maxMs(), 0, measured.scenarios(), 0, cpu, 0, true);
+        results.add(new ExperimentResult(spec, summary, timeline(pagesPerSecond, meanMs, Double.NaN),
+                samples(nodes, cpu, 0), null, List.of()));
+        return this;
+    }
+
     /** A failover experiment that killed node n2 at second 10. */
     SyntheticRun failover(String pattern, int nodes, String load, double pagesPerSecond, long sessionsLost) {
-        ExperimentSpec spec = spec("cohort", pattern, nodes, load, true);
+        return failover("cohort", pattern, nodes, load, pagesPerSecond, sessionsLost);
+    }
+
+    /** A failover experiment of a target that killed node n2 at second 10. */
+    SyntheticRun failover(String target, String pattern, int nodes, String load, double pagesPerSecond,
+            long sessionsLost) {
+        ExperimentSpec spec = spec(target, pattern, nodes, load, true);
         results.add(new ExperimentResult(spec, summary(pagesPerSecond, 20, 60, 100, sessionsLost),
                 timeline(pagesPerSecond, 20, 10), samples(nodes, 60, 100),
                 new FailoverOutcome("n2", 10, sessionsLost, 7, 3.0), List.of()));

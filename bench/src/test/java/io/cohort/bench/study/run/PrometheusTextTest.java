@@ -25,6 +25,19 @@ class PrometheusTextTest {
     }
 
     @Test
+    void interconnectBytesAreCohortsOrTomcatsCounterWhicheverTheNodeHas() {
+        String tomcat = """
+                # TYPE tomcat_tribes_bytes_total counter
+                tomcat_tribes_bytes_total{direction="sent"} 700
+                tomcat_tribes_bytes_total{direction="received"} 300
+                """;
+
+        assertThat(PrometheusText.sumAny(METRICS, PrometheusText.INTERCONNECT_BYTES)).hasValue(4000.0);
+        assertThat(PrometheusText.sumAny(tomcat, PrometheusText.INTERCONNECT_BYTES)).hasValue(1000.0);
+        assertThat(PrometheusText.sumAny("process_cpu_usage 0.25\n", PrometheusText.INTERCONNECT_BYTES)).isEmpty();
+    }
+
+    @Test
     void readsThisProcesssCpuTimeFromProc() {
         assertThat(NodeSampler.processCpuSeconds(ProcessHandle.current().pid())).isPresent();
         assertThat(NodeSampler.processCpuSeconds(ProcessHandle.current().pid()).getAsDouble()).isPositive();

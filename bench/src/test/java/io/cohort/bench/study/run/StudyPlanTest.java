@@ -51,4 +51,27 @@ class StudyPlanTest {
         assertThat(LoadLevel.parse("25")).isEqualTo(new LoadLevel("25", 25));
         assertThat(LoadLevel.parse("HIGH").usersPerNode()).isEqualTo(LoadLevel.HIGH_USERS);
     }
+
+    @Test
+    void peerComparisonMeasuresEachPairBackToBackAtTwoNodesAndHighLoadWithinItsBudget() {
+        List<ExperimentSpec> peers = PeerPlan.defaults().experiments();
+
+        assertThat(peers).extracting(s -> s.target() + " " + s.pattern() + (s.failover() ? " failover" : ""))
+                .containsExactly("cohort none", "cohort 2211", "cohort-haproxy 2211", "cohort 2212", "tomcat-none none",
+                        "tomcat-delta delta", "tomcat-backup backup", "cohort 3211", "jetty-jdbc jdbc",
+                        "cohort 2211 failover", "tomcat-delta delta failover", "cohort 2212 failover",
+                        "tomcat-backup backup failover");
+        assertThat(peers).extracting(ExperimentSpec::id).doesNotHaveDuplicates()
+                .contains("tomcat-delta-n2-high", "cohort-haproxy-2211-n2-high", "tomcat-backup-n2-high-failover");
+        assertThat(peers).allSatisfy(s -> {
+            assertThat(s.nodes()).isEqualTo(2);
+            assertThat(s.usersPerNode()).isEqualTo(LoadLevel.HIGH_USERS);
+        });
+        assertThat(peers.get(0).warmup()).isEqualTo(Duration.ofSeconds(12)); // also warms up the bench JVM
+        assertThat(peers.get(1).warmup()).isEqualTo(Duration.ofSeconds(4));
+        Duration planned = peers.stream().map(s -> s.warmup().plus(s.duration())).reduce(Duration.ZERO, Duration::plus);
+        assertThat(planned).isLessThanOrEqualTo(Duration.ofMinutes(4)); // the rest of ~12 minutes: starting systems
+        assertThatThrownBy(() -> new PeerPlan(1, LoadLevel.parse("high"), Duration.ZERO, Duration.ofSeconds(8),
+                Duration.ofSeconds(16))).hasMessageContaining("needs 2 to");
+    }
 }

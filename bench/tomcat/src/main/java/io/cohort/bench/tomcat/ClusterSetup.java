@@ -34,12 +34,12 @@ final class ClusterSetup {
     private ClusterSetup() {
     }
 
-    static SimpleTcpCluster create(TomcatNodeOptions options) throws IOException {
+    static SimpleTcpCluster create(TomcatNodeOptions options, ChannelBytes bytes) throws IOException {
         SimpleTcpCluster cluster = new SimpleTcpCluster();
         cluster.setClusterName("tomcat-peers");
         cluster.setChannelSendOptions(sendOptions(options.delivery()));
         cluster.setManagerTemplate(manager(options));
-        cluster.setChannel(channel(options));
+        cluster.setChannel(channel(options, bytes));
         cluster.addValve(new ReplicationValve());
         cluster.addValve(new JvmRouteBinderValve());
         if (options.manager() == SessionReplication.DELTA) {
@@ -65,6 +65,7 @@ final class ClusterSetup {
                 delta.setStateTransferTimeout(10);
                 yield delta;
             }
+            case NONE -> throw new IllegalArgumentException("no cluster without replication");
             case BACKUP -> {
                 BackupManager backup = new BackupManager();
                 backup.setNotifyListenersOnReplication(true);
@@ -73,7 +74,7 @@ final class ClusterSetup {
         };
     }
 
-    private static GroupChannel channel(TomcatNodeOptions options) throws IOException {
+    private static GroupChannel channel(TomcatNodeOptions options, ChannelBytes bytes) throws IOException {
         GroupChannel channel = new GroupChannel();
         NioReceiver receiver = new NioReceiver();
         receiver.setAddress(BIND_ADDRESS);
@@ -96,6 +97,8 @@ final class ClusterSetup {
         channel.addInterceptor(new TcpPingInterceptor());
         channel.addInterceptor(new TcpFailureDetector());
         channel.addInterceptor(new MessageDispatchInterceptor());
+        // last, so nearest the transport: counts every message's packaged bytes as they go on and come off the wire
+        channel.addInterceptor(new ByteCountingInterceptor(bytes));
         return channel;
     }
 }

@@ -3,10 +3,14 @@ package io.cohort.bench.tomcat;
 import java.util.Locale;
 
 /**
- * Which of Tomcat's cluster session managers a node runs: {@code DeltaManager} copies every session to
- * every member (all-to-all), {@code BackupManager} to one backup member chosen per session.
+ * Which session manager a node runs: {@code DeltaManager} copies every session to every member
+ * (all-to-all), {@code BackupManager} to one backup member chosen per session, and {@code none} is
+ * Tomcat's plain {@code StandardManager} without a cluster (sessions live only on their node; the
+ * baseline of replication's cost).
  */
 public enum SessionReplication {
+    /** No cluster: Tomcat's {@code StandardManager}, sessions only in the node that made them. */
+    NONE,
     /** {@code org.apache.catalina.ha.session.DeltaManager}: all-to-all. */
     DELTA,
     /** {@code org.apache.catalina.ha.session.BackupManager}: one backup copy. */
@@ -23,6 +27,6 @@ public enum SessionReplication {
                 return value;
             }
         }
-        throw new IllegalArgumentException("--manager must be delta or backup, not '" + text + "'");
+        throw new IllegalArgumentException("--manager must be none, delta or backup, not '" + text + "'");
     }
 }

@@ -57,6 +57,11 @@ public final class TomcatCluster implements AutoCloseable {
             return URI.create(http + "/health");
         }
 
+        /** The node's cluster channel bytes in the Prometheus text format ({@code tomcat_tribes_bytes_total}). */
+        public URI metrics() {
+            return URI.create(http + "/metrics");
+        }
+
         public long pid() {
             return process.pid();
         }

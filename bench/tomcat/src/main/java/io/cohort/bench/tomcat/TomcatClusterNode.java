@@ -14,8 +14,9 @@ import org.apache.catalina.startup.Tomcat;
  * One node of the Tomcat 11 peer baseline, run as its own JVM ({@code java -cp <bench/tomcat class path>
  * io.cohort.bench.tomcat.TomcatClusterNode <options>}, see {@link TomcatNodeOptions}): an embedded Tomcat
  * on 127.0.0.1 with the given jvmRoute, the shop's WAR at {@code /jpetstore} with its
- * {@code jdbc/jpetstore} DataSource, {@code /health} for balancers, and a cluster of statically known
- * members replicating sessions with DeltaManager or BackupManager.
+ * {@code jdbc/jpetstore} DataSource, {@code /health} for balancers, {@code /metrics} with the cluster
+ * channel's bytes (see {@link MetricsServlet}), and a cluster of statically known members replicating
+ * sessions with DeltaManager or BackupManager (or no cluster, for {@code --manager none}).
  *
  * <p>Exit codes: 0 after a stop by SIGTERM, 2 for bad options, 1 when Tomcat or the shop fail to start.
  */
@@ -65,7 +66,10 @@ public final class TomcatClusterNode {
         tomcat.setConnector(connector);
 
         tomcat.getEngine().setJvmRoute(options.route());
-        tomcat.getEngine().setCluster(ClusterSetup.create(options));
+        ChannelBytes bytes = new ChannelBytes();
+        if (options.manager() != SessionReplication.NONE) {
+            tomcat.getEngine().setCluster(ClusterSetup.create(options, bytes));
+        }
         tomcat.enableNaming();
 
         Context shop = tomcat.addWebapp(options.contextPath(), options.war().toString());
@@ -78,6 +82,14 @@ public final class TomcatClusterNode {
         }
         Tomcat.addServlet(health, "health", new HealthServlet());
         health.addServletMappingDecoded("/*", "health");
+
+        Context metrics = tomcat.addContext("/metrics", new File(options.workDir().toFile(), "metrics").getAbsolutePath());
+        Files.createDirectories(options.workDir().resolve("metrics"));
+        if (metrics instanceof StandardContext standard) {
+            standard.setMapperContextRootRedirectEnabled(false);
+        }
+        Tomcat.addServlet(metrics, "metrics", new MetricsServlet(bytes));
+        metrics.addServletMappingDecoded("/*", "metrics");
 
         tomcat.start();
         if (shop.getState() != LifecycleState.STARTED) {

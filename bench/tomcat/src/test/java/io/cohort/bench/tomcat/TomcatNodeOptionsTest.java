@@ -45,7 +45,7 @@ class TomcatNodeOptionsTest {
     @Test
     void namesWhatIsWrong() throws Exception {
         assertThatThrownBy(() -> TomcatNodeOptions.parse(args("--manager", "all")))
-                .hasMessage("--manager must be delta or backup, not 'all'");
+                .hasMessage("--manager must be none, delta or backup, not 'all'");
         assertThatThrownBy(() -> TomcatNodeOptions.parse(args("--members", "127.0.0.1:26092")))
                 .hasMessageContaining("must include this node's receiver (port 26091)");
         assertThatThrownBy(() -> TomcatNodeOptions.parse(args("--members", "127.0.0.1")))

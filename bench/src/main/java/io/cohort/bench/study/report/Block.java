@@ -48,7 +48,7 @@ sealed interface Block {
         }
     }
 
-    /** A chart: {@code charts/<name>.svg}, with its PNG beside it. */
+    /** A chart: {@code charts/<name>.png} (shown by the report), with its SVG beside it. */
     record Chart(ChartSpec spec) implements Block {
         String svg() {
             return "charts/" + spec.name() + ".svg";

@@ -39,9 +39,9 @@ final class HtmlRenderer {
             } else if (block instanceof Block.Table t) {
                 table(html, t);
             } else if (block instanceof Block.Chart c) {
-                html.append("<figure><img src=\"").append(escape(c.svg())).append("\" alt=\"")
-                        .append(escape(c.spec().title())).append("\"><figcaption><a href=\"").append(escape(c.png()))
-                        .append("\">PNG</a></figcaption></figure>\n");
+                html.append("<figure><img src=\"").append(escape(c.png())).append("\" alt=\"")
+                        .append(escape(c.spec().title())).append("\"><figcaption><a href=\"").append(escape(c.svg()))
+                        .append("\">SVG</a></figcaption></figure>\n");
             }
         }
         return html.append("</body>\n</html>\n").toString();

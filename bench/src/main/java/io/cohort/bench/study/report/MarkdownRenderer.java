@@ -26,7 +26,7 @@ final class MarkdownRenderer {
                 table(md, t);
             } else if (block instanceof Block.Chart c) {
                 md.append("![").append(inline(c.spec().title()).replace("]", "\\]"))
-                        .append("](").append(c.svg()).append(") ([PNG](").append(c.png()).append("))\n\n");
+                        .append("](").append(c.png()).append(") ([SVG](").append(c.svg()).append("))\n\n");
             }
         }
         return md.toString();

@@ -4,19 +4,26 @@ import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.Summary;
 import java.util.function.ToDoubleFunction;
 
-/** A measure of an experiment's summary that the findings compare, with its unit. */
+/**
+ * A measure of an experiment that the findings compare, with its unit.
+ *
+ * <p>Interconnect traffic is compared per page served (the cluster's bytes sent + received per second
+ * divided by its pages per second): the study compared KB/s at equal load, and in a closed loop the bytes
+ * per second follow the pages per second, so two short runs whose throughput differs by noise would
+ * otherwise look like different replication volumes.
+ */
 enum Measure {
-    THROUGHPUT("throughput", "pages/s", 0, Summary::pagesPerSecond),
-    RESPONSE_TIME("mean response time", "ms", 1, Summary::meanMs),
-    CPU("CPU per node", "%", 1, Summary::cpuPercentPerNode),
-    INTERCONNECT("interconnect per node", "KB/s", 1, Summary::interconnectKBpsPerNode);
+    THROUGHPUT("throughput", "pages/s", 0, r -> r.summary().pagesPerSecond()),
+    RESPONSE_TIME("mean response time", "ms", 1, r -> r.summary().meanMs()),
+    CPU("CPU per node", "%", 1, r -> r.summary().cpuPercentPerNode()),
+    INTERCONNECT("interconnect per page", "KB/page", 2, Measure::interconnectPerPage);
 
     private final String label;
     private final String unit;
     private final int decimals;
-    private final ToDoubleFunction<Summary> value;
+    private final ToDoubleFunction<ExperimentResult> value;
 
-    Measure(String label, String unit, int decimals, ToDoubleFunction<Summary> value) {
+    Measure(String label, String unit, int decimals, ToDoubleFunction<ExperimentResult> value) {
         this.label = label;
         this.unit = unit;
         this.decimals = decimals;
@@ -33,7 +40,14 @@ enum Measure {
     }
 
     double of(ExperimentResult result) {
-        return value.applyAsDouble(result.summary());
+        return value.applyAsDouble(result);
+    }
+
+    /** KB sent + received by all nodes per page served; 0 when no page was served. */
+    static double interconnectPerPage(ExperimentResult result) {
+        Summary summary = result.summary();
+        return summary.pagesPerSecond() <= 0 ? 0
+                : summary.interconnectKBpsPerNode() * result.spec().nodes() / summary.pagesPerSecond();
     }
 
     /** "1,234 pages/s". */

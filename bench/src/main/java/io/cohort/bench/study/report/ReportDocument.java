@@ -88,6 +88,10 @@ final class ReportDocument {
                         + ", bytes ratios (write-quota) within ±" + Comparisons.pct(StudyFindings.BYTES_RATIO)
                         + " of the expected ratio; scaling like the study's none: ratio ≥ "
                         + Format.ratio(StudyFindings.SCALING_EFFICIENCY) + " × nodes.",
+                "Interconnect traffic is compared per page served (KB sent + received by all nodes per page): the "
+                        + "study compared KB/s at equal load, and in a closed loop KB/s follow the pages per second, so "
+                        + "per page keeps throughput noise out of the replication volume. The tables still show KB/s "
+                        + "per node.",
                 "Two patterns are compared at the same load and at the largest size (≥ 2 nodes) at which both were "
                         + "measured; the figures say which.",
                 "Verdict: reproduced = every check measured and holding; not reproduced = every measured check "

@@ -52,20 +52,37 @@ class StudyFindingsTest {
 
         assertThat(f5.verdict()).isEqualTo(Verdict.NOT_REPRODUCED);
         assertThat(f5.checks()).allMatch(c -> c.outcome() == Check.Outcome.FAILS);
-        assertThat(f5.checks().get(0).evidence()).contains("2311 1,900.0 KB/s vs 2211 2,600.0 KB/s", "at 2 nodes");
+        // per page: 2 × 1,900 KB/s / 198 pages/s and 2 × 2,600 / 192
+        assertThat(f5.checks().get(0).evidence()).contains("2311 19.19 KB/page vs 2211 27.08 KB/page", "at 2 nodes");
     }
 
     @Test
     void onlyTheMarginSeparatesALowerFromAnEqualFigure() {
         SyntheticRun fourPercent = baseline("medium")
                 .add("2211", 2, "medium", 192, 11, 46, 2000)
-                .add("2111", 2, "medium", 180, 14, 55, 2080);
+                .add("2111", 2, "medium", 192, 14, 55, 2080);
         SyntheticRun sixPercent = baseline("medium")
                 .add("2211", 2, "medium", 192, 11, 46, 2000)
-                .add("2111", 2, "medium", 180, 14, 55, 2130);
+                .add("2111", 2, "medium", 192, 14, 55, 2130);
 
         assertThat(finding(fourPercent, "F5").checks().get(1).outcome()).isEqualTo(Check.Outcome.FAILS);
         assertThat(finding(sixPercent, "F5").checks().get(1).outcome()).isEqualTo(Check.Outcome.HOLDS);
+    }
+
+    @Test
+    void interconnectIsComparedPerPageSoThroughputNoiseIsNotReadAsMoreBytes() {
+        // 2211wq2 sends 18 % more KB/s than 2211 only because it served 18 % more pages: the same bytes per page
+        SyntheticRun noisy = baseline("medium")
+                .add("2211", 2, "medium", 110, 11, 46, 1346)
+                .add("2211wq2", 2, "medium", 130, 11, 48, 1590)
+                .add("2211wq3", 2, "medium", 130, 11, 48, 1590);
+        SyntheticRun moreBytes = baseline("medium")
+                .add("2211", 2, "medium", 110, 11, 46, 1346)
+                .add("2211wq2", 2, "medium", 110, 11, 48, 1590)
+                .add("2211wq3", 2, "medium", 110, 11, 48, 1590);
+
+        assertThat(finding(noisy, "F11").checks().get(0).outcome()).isEqualTo(Check.Outcome.HOLDS);
+        assertThat(finding(moreBytes, "F11").checks().get(0).outcome()).isEqualTo(Check.Outcome.FAILS);
     }
 
     @Test

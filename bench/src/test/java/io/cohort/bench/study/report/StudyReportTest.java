@@ -41,13 +41,14 @@ class StudyReportTest {
             assertThat(document.getDocumentElement().getLocalName()).as(svg.toString()).isEqualTo("svg");
         }
         String html = Files.readString(dir.resolve("index.html"));
-        for (Path svg : svgs) {
-            assertThat(html).contains("<img src=\"charts/" + svg.getFileName() + "\"");
+        for (Path svg : svgs) { // the page shows the PNG (always committed) and links the SVG
+            String png = svg.getFileName().toString().replace(".svg", ".png");
+            assertThat(html).contains("<img src=\"charts/" + png + "\"", "<a href=\"charts/" + svg.getFileName() + "\">SVG");
         }
         String md = Files.readString(dir.resolve("summary.md"));
         assertThat(md).contains("| F11 |", "cohort bench --preset quick", "test cpu",
                 "only 2211 of this group ran: nothing to compare");
-        assertThat(md).contains("(charts/protocol-medium-throughput-ratio.svg)");
+        assertThat(md).contains("](charts/protocol-medium-throughput-ratio.png) ([SVG](charts/protocol-medium-throughput-ratio.svg))");
     }
 
     @Test

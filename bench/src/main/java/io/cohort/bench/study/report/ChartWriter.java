@@ -17,6 +17,7 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -67,11 +68,8 @@ final class ChartWriter {
         return LONG_DECIMAL.matcher(svg).replaceAll("$1");
     }
 
-    /** A bar chart: categories along x, one colour per series. */
-    static CategoryChart barChart(ChartSpec spec) {
-        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
-                .xAxisTitle(spec.xAxis()).yAxisTitle(spec.yAxis()).build();
-        var styler = chart.getStyler();
+    /** The look every chart of the report shares: white, light grid, sans-serif, legend below. */
+    private static void houseStyle(AxesChartStyler styler) {
         styler.setChartBackgroundColor(Color.WHITE);
         styler.setPlotBackgroundColor(Color.WHITE);
         styler.setPlotGridLinesColor(new Color(220, 220, 220));
@@ -82,6 +80,14 @@ final class ChartWriter {
         styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+    }
+
+    /** A bar chart: categories along x, one colour per series. */
+    static CategoryChart barChart(ChartSpec spec) {
+        CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
+                .xAxisTitle(spec.xAxis()).yAxisTitle(spec.yAxis()).build();
+        var styler = chart.getStyler();
+        houseStyle(styler);
         styler.setLegendBorderColor(Color.WHITE);
         styler.setLabelsVisible(false); // the report's tables have the figures; XChart's labels print 15 decimals
         styler.setXAxisLabelRotation(20);
@@ -95,16 +101,7 @@ final class ChartWriter {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(spec.title())
                 .xAxisTitle(spec.xAxis()).yAxisTitle(spec.yAxis()).build();
         var styler = chart.getStyler();
-        styler.setChartBackgroundColor(Color.WHITE);
-        styler.setPlotBackgroundColor(Color.WHITE);
-        styler.setPlotGridLinesColor(new Color(220, 220, 220));
-        styler.setPlotBorderVisible(true);
-        styler.setChartTitleBoxVisible(false);
-        styler.setChartTitleFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
-        styler.setAxisTitleFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
-        styler.setAxisTickLabelsFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        styler.setLegendFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS);
+        houseStyle(styler);
         styler.setLegendLayout(Styler.LegendLayout.Vertical);
         styler.setLegendBorderColor(Color.WHITE);
         styler.setMarkerSize(7);

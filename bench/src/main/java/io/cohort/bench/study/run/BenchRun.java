@@ -11,10 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * One {@code cohort bench} invocation once its options are checked: sets up what all experiments share (the
@@ -103,7 +101,7 @@ public final class BenchRun {
         } else if (keepWork) {
             out.printf("cohort bench: cluster directories and node logs kept in %s%n", work);
         } else {
-            deleteTree(work);
+            WorkTrees.delete(work);
         }
         RunCompletion.complete(folder, out);
         return failed == 0;
@@ -155,14 +153,4 @@ public final class BenchRun {
                 ? text + "/jpetstore" : text);
     }
 
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // leftover files waste disk space only
-        }
-    }
 }

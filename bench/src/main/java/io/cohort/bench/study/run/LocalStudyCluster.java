@@ -17,15 +17,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A cluster the bench starts for one experiment, the way {@code cohort cluster} does: N node JVMs (free ports,
@@ -128,19 +125,9 @@ public final class LocalStudyCluster implements SystemUnderTest {
             Thread.currentThread().interrupt();
         }
         for (NodeProcess node : cluster.processes()) {
-            deleteTree(node.node().webapps());
-            deleteTree(node.node().home().resolve("work"));
+            WorkTrees.delete(node.node().webapps());
+            WorkTrees.delete(node.node().home().resolve("work"));
         }
     }
 
-    private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a leftover directory wastes disk space only
-        }
-    }
 }

@@ -69,16 +69,13 @@ public final class CohortSystem extends PeerSystem {
                             Optional.of(n.admin().resolve("/metrics"))))
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
-            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+            String description = "cohort-" + pattern.name() + " x" + size + " behind " + frontKind.label();
             return new CohortSystem(description, cluster, front, nodes);
         } catch (Exception e) {
             cluster.stop();
             throw e;
         }
     }
-
-
-
 
     @Override
     protected void stopNodes() throws InterruptedException {

@@ -65,15 +65,12 @@ public final class JettyJdbcSystem extends PeerSystem {
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
             return new JettyJdbcSystem(jvms, front, nodes,
-                    "jetty-jdbc x" + size + " behind " + frontKind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+                    "jetty-jdbc x" + size + " behind " + frontKind.label());
         } catch (Exception e) {
             jvms.close();
             throw e;
         }
     }
-
-
-
 
     @Override
     protected void stopNodes() throws InterruptedException {

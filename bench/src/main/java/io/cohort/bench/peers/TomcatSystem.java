@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -52,15 +51,12 @@ public final class TomcatSystem extends PeerSystem {
                     .toList();
             FrontDoor front = FrontDoor.start(frontKind, nodes, frontPort, dir.resolve("front"), Duration.ofSeconds(30));
             return new TomcatSystem(cluster, front, nodes, "tomcat-" + manager.argument() + "-" + delivery.argument()
-                    + " x" + size + " behind " + frontKind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+                    + " x" + size + " behind " + frontKind.label());
         } catch (Exception e) {
             cluster.close();
             throw e;
         }
     }
-
-
-
 
     @Override
     protected void stopNodes() throws InterruptedException {

@@ -6,6 +6,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,7 +52,7 @@ public final class LocalCluster {
         refuseIfRunning();
         List<PlannedNode> nodes = plan.write();
         try {
-            List<ClusterState.Node> members = new ClusterStartup().awaitUp(processes.start(nodes), timeout);
+            List<ClusterState.Node> members = startNodes(nodes, timeout);
             state = new ClusterState(ClusterState.FORMAT, ProcessHandle.current().pid(), Instant.now().toString(),
                     token, members);
             state.write(plan.stateFile());
@@ -60,6 +61,27 @@ public final class LocalCluster {
             processes.stop(stopGrace());
             throw e;
         }
+    }
+
+    /**
+     * Starts the nodes and waits for them. Nodes that form a group (peer or multicast replication)
+     * start the first one alone: once it is UP it is the group's coordinator, and the others join it
+     * at their first discovery round instead of racing each other to become coordinator, which can
+     * cost several join rounds.
+     */
+    private List<ClusterState.Node> startNodes(List<PlannedNode> nodes, Duration timeout)
+            throws IOException, StartupFailure, InterruptedException {
+        ClusterStartup startup = new ClusterStartup();
+        if (!plan.replication().formsGroup() || nodes.size() < 2) {
+            return startup.awaitUp(processes.start(nodes), timeout);
+        }
+        long started = System.nanoTime();
+        List<NodeProcess> first = processes.start(nodes.subList(0, 1));
+        startup.awaitUp(first, timeout);
+        List<NodeProcess> all = new ArrayList<>(first);
+        all.addAll(processes.start(nodes.subList(1, nodes.size())));
+        Duration left = timeout.minusNanos(System.nanoTime() - started);
+        return startup.awaitUp(all, left.isNegative() ? Duration.ZERO : left);
     }
 
     private void refuseIfRunning() throws IOException {

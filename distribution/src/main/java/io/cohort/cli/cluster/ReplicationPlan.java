@@ -27,6 +27,11 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
     }
 
     /** Whether sessions go to the shop's database (pattern 3xxx) rather than to other members. */
+    /** Whether the nodes form a JGroups group (peer or multicast replication). */
+    boolean formsGroup() {
+        return pattern.replicates() && !usesDatabase();
+    }
+
     boolean usesDatabase() {
         return pattern.protocol().filter("database"::equals).isPresent();
     }
@@ -59,7 +64,7 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
         String members = ports.stream().map(p -> "<member host=\"127.0.0.1\" port=\"" + p + "\"/>")
                 .collect(Collectors.joining("\n        "));
         return """
-                <peer bind-addr="127.0.0.1" start-port="%d" range="1">
+                <peer bind-addr="127.0.0.1" start-port="%d" range="1" timeout="1s">
                         %s
                       </peer>""".formatted(ports.get(index), members);
     }

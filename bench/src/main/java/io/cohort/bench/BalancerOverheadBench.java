@@ -7,13 +7,16 @@ import io.cohort.bench.balancer.Measurement.Target;
 import io.cohort.bench.balancer.OverheadReport;
 import io.cohort.bench.balancer.Wrk;
 import io.cohort.bench.balancer.WrkResult;
-import java.lang.management.ManagementFactory;
+import io.cohort.bench.peers.HaproxyFront;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,10 +25,11 @@ import java.util.stream.Collectors;
 
 /**
  * Throughput and latency of a small servlet answer through Cohort's balancer versus straight to the
- * node, measured side by side in one run with the same client: a node ({@code CohortNode}) serving
- * a 100-byte text and a {@code BalancerServer} in front of it run in this JVM; {@code wrk} loads
- * the node directly and through the balancer in alternating runs. Writes raw wrk output, a CSV and
- * a Markdown summary to the output directory.
+ * node, and through HAProxy as the reference for what any proxy costs on the same cores, measured side by
+ * side in one run with the same client: a node ({@code CohortNode}) serving a 100-byte text and a
+ * {@code BalancerServer} in front of it run in this JVM, HAProxy in its own process; {@code wrk} loads the
+ * three targets in turn, in an order that alternates from round to round. Writes raw wrk output, a CSV
+ * and a Markdown summary to the output directory. Needs {@code wrk} and {@code haproxy} on the PATH.
  *
  * <pre>
  * java -cp ... io.cohort.bench.BalancerOverheadBench [out-dir] [--rounds 3] [--duration 10] [--warmup 15]
@@ -41,6 +45,11 @@ public final class BalancerOverheadBench {
         Options options = Options.parse(args);
         if (!Wrk.installed()) {
             System.err.println(Wrk.INSTALL_HINT);
+            System.exit(2);
+        }
+        if (!haproxyInstalled()) {
+            System.err.println("HAProxy is not installed (the reference proxy): on Debian/Ubuntu, apt-get install -y haproxy,"
+                    + " or name its executable in " + HaproxyFront.EXECUTABLE_ENV);
             System.exit(2);
         }
         Path out = options.out.toAbsolutePath();
@@ -60,27 +69,30 @@ public final class BalancerOverheadBench {
         List<Measurement> measurements = new ArrayList<>();
 
         try (HelloTarget servers = HelloTarget.start()) {
-            System.out.println("node " + servers.direct() + ", balancer " + servers.viaBalancer());
+            System.out.println(Arrays.stream(Target.values()).map(t -> t.label() + " " + servers.uri(t))
+                    .collect(Collectors.joining(", ")));
             for (Target target : Target.values()) {
                 System.out.println("warm-up " + target.label() + " " + options.warmup + " s");
                 Files.writeString(raw.resolve("warmup-" + target.label() + ".txt"), warmup.run(servers.uri(target)));
             }
             for (int round = 1; round <= options.rounds; round++) {
-                List<Target> order = round % 2 == 1 ? List.of(Target.DIRECT, Target.BALANCER)
-                        : List.of(Target.BALANCER, Target.DIRECT);
+                List<Target> order = new ArrayList<>(List.of(Target.values()));
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
                 int position = 0;
                 for (Load load : Load.values()) {
                     Wrk wrk = clients.get(load);
                     for (Target target : order) {
                         position++;
-                        long cpuBefore = processCpuNanos();
+                        double cpuBefore = servers.serverCpuSeconds();
                         String output = wrk.run(servers.uri(target));
-                        long cpuNanos = processCpuNanos() - cpuBefore;
+                        double cpuSeconds = servers.serverCpuSeconds() - cpuBefore;
                         Files.writeString(raw.resolve("round-" + round + "-" + load.name().toLowerCase(Locale.ROOT) + "-"
                                 + target.label() + ".txt"), String.join(" ", wrk.command(servers.uri(target))) + "\n" + output);
                         WrkResult result = WrkResult.parse(output);
                         Measurement m = new Measurement(round, position, load, target, result,
-                                cpuNanos / 1000.0 / Math.max(1, result.requests()));
+                                cpuSeconds * 1e6 / Math.max(1, result.requests()));
                         measurements.add(m);
                         System.out.printf(Locale.ROOT,
                                 "round %d %-17s %-8s %,10.0f req/s  p50 %.3f ms  p99 %.3f ms  server CPU %.0f us/request%n",
@@ -98,7 +110,11 @@ public final class BalancerOverheadBench {
                 `/hello/hi` with 100 bytes of `text/plain`, no session) and a `BalancerServer` in front of it \
                 (`BalancerConfig.defaults(one member).withPorts(0, 0)`: policy roundrobin:local, keep-alive pool \
                 of at most 64 connections to the member, health checks every 2 s).
-                - Both listen on 127.0.0.1; wrk uses HTTP/1.1 keep-alive connections; the balancer proxies to the node over its own pooled connections.
+                - HAProxy (`haproxy -db`, its default threads, the configuration the peer comparison uses: \
+                `HaproxyConfig`, HTTP mode, keep-alive, route-suffix stickiness, a health check every second) \
+                in its own process in front of the same node: the reference for what a proxy costs on these cores.
+                - All listen on 127.0.0.1; wrk uses HTTP/1.1 keep-alive connections; both proxies reach the node \
+                over their own kept-alive connections. Server CPU counts the JVM (node and balancer) and HAProxy.
                 - %d rounds; each round runs wrk against each target under each load (%d s each; the order of the \
                 targets alternates from round to round), after one unrecorded saturating warm-up of %d s per target.""",
                 options.rounds, options.duration, options.warmup);
@@ -111,9 +127,17 @@ public final class BalancerOverheadBench {
         System.out.println("Wrote " + out);
     }
 
-    /** CPU time of this JVM (node and balancer, with JIT, GC and health checks), in nanoseconds. */
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    private static boolean haproxyInstalled() {
+        try {
+            Process version = new ProcessBuilder(HaproxyFront.executable(), "-v").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return version.waitFor() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Command-line options with the defaults the committed results use. */

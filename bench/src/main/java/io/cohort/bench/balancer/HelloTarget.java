@@ -2,6 +2,11 @@ package io.cohort.bench.balancer;
 
 import io.cohort.balancer.BalancerServer;
 import io.cohort.bench.balancer.Measurement.Target;
+import io.cohort.bench.peers.BackendNode;
+import io.cohort.bench.peers.FreePort;
+import io.cohort.bench.peers.HaproxyConfig;
+import io.cohort.bench.peers.HaproxyFront;
+import io.cohort.bench.sut.ProcessCpu;
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
 import io.cohort.config.CohortConfig;
@@ -9,6 +14,7 @@ import io.cohort.config.ConfigLoader;
 import io.cohort.node.CohortNode;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,30 +25,40 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The servers under test, in this JVM: a Cohort node serving {@code hello.war} on 127.0.0.1 and a
- * balancer in front of it, both on free ports. {@link #close()} stops both and deletes the node's
- * directory.
+ * The servers under test: a Cohort node serving {@code hello.war} on 127.0.0.1 and, in front of it, a Cohort
+ * balancer (both in this JVM) and HAProxy (its own process, the reference for what a proxy costs on the same
+ * cores), all on free ports. {@link #close()} stops all three and deletes the node's directory.
  */
 public final class HelloTarget implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(30);
 
     private final Path home;
     private final CohortNode node;
     private final BalancerServer balancer;
-    private final URI direct;
-    private final URI viaBalancer;
+    private final HaproxyFront haproxy;
+    private final Map<Target, URI> uris;
 
-    private HelloTarget(Path home, CohortNode node, BalancerServer balancer, URI direct, URI viaBalancer) {
+    private HelloTarget(Path home, CohortNode node, BalancerServer balancer, HaproxyFront haproxy, Map<Target, URI> uris) {
         this.home = home;
         this.node = node;
         this.balancer = balancer;
-        this.direct = direct;
-        this.viaBalancer = viaBalancer;
+        this.haproxy = haproxy;
+        this.uris = Map.copyOf(uris);
     }
 
+    /**
+     * Starts the node, the balancer and HAProxy, and returns once each answers the hello text.
+     *
+     * @throws IOException if HAProxy is not installed or a server does not answer in time
+     */
     public static HelloTarget start() throws Exception {
         Path home = Files.createTempDirectory("cohort-bench-node-");
         HelloWar.write(home.resolve("webapps"));
@@ -56,17 +72,27 @@ public final class HelloTarget implements AutoCloseable {
                 new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home, name -> null);
         CohortNode node = CohortNode.start(config);
         BalancerServer balancer = null;
+        HaproxyFront haproxy = null;
         try {
             URI nodeHttp = loopback(node.self().httpAddress());
-            URI direct = nodeHttp.resolve(HelloWar.PATH);
-            awaitHello(direct);
-            BalancerMember member = new BalancerMember("n1", "localhost", nodeHttp,
-                    loopback(node.self().adminAddress()).resolve("/health"), 1);
+            URI health = loopback(node.self().adminAddress()).resolve("/health");
+            Map<Target, URI> uris = new EnumMap<>(Target.class);
+            uris.put(Target.DIRECT, nodeHttp.resolve(HelloWar.PATH));
+            awaitHello(uris.get(Target.DIRECT));
+            BalancerMember member = new BalancerMember("n1", "localhost", nodeHttp, health, 1);
             balancer = BalancerServer.start(BalancerConfig.defaults(List.of(member)).withPorts(0, 0));
-            URI viaBalancer = loopback(balancer.uri()).resolve(HelloWar.PATH);
-            awaitHello(viaBalancer);
-            return new HelloTarget(home, node, balancer, direct, viaBalancer);
+            uris.put(Target.BALANCER, loopback(balancer.uri()).resolve(HelloWar.PATH));
+            awaitHello(uris.get(Target.BALANCER));
+            BackendNode backend = new BackendNode("n1", nodeHttp, health, ProcessHandle.current().pid(), Optional.empty());
+            haproxy = HaproxyFront.start(new HaproxyConfig(FreePort.loopback(), List.of(backend)), home.resolve("haproxy"),
+                    START_TIMEOUT);
+            uris.put(Target.HAPROXY, haproxy.uri().resolve(HelloWar.PATH));
+            awaitHello(uris.get(Target.HAPROXY));
+            return new HelloTarget(home, node, balancer, haproxy, uris);
         } catch (Exception e) {
+            if (haproxy != null) {
+                haproxy.close();
+            }
             if (balancer != null) {
                 balancer.stop();
             }
@@ -75,20 +101,23 @@ public final class HelloTarget implements AutoCloseable {
         }
     }
 
-    public URI direct() {
-        return direct;
-    }
-
-    public URI viaBalancer() {
-        return viaBalancer;
-    }
-
     public URI uri(Target target) {
-        return target == Target.DIRECT ? direct : viaBalancer;
+        return uris.get(target);
+    }
+
+    /**
+     * CPU seconds the servers have used so far: this JVM (node and balancer, with JIT, GC and health checks)
+     * plus the HAProxy process.
+     */
+    public double serverCpuSeconds() {
+        double jvm = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime() / 1e9;
+        return jvm + ProcessCpu.seconds(haproxy.pid()).orElse(0);
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() throws IOException, InterruptedException {
+        haproxy.close();
         balancer.stop();
         node.stop();
         try (Stream<Path> files = Files.walk(home)) {

@@ -1,8 +1,10 @@
 package io.cohort.bench.balancer;
 
+import java.util.List;
+
 /**
  * One recorded wrk run: which round, which load, which target, in which position of the round, its
- * figures, and the CPU time the servers' JVM (node and balancer together) spent per request meanwhile.
+ * figures, and the CPU time the servers (the JVM with node and balancer, and HAProxy) spent per request meanwhile.
  */
 public record Measurement(int round, int position, Load load, Target target, WrkResult result,
                           double serverCpuMicrosPerRequest) {
@@ -25,9 +27,9 @@ public record Measurement(int round, int position, Load load, Target target, Wrk
         }
     }
 
-    /** Where the load client sends its requests. */
+    /** Where the load client sends its requests: the node itself, or a proxy in front of it. */
     public enum Target {
-        DIRECT("direct"), BALANCER("balancer");
+        DIRECT("direct"), BALANCER("balancer"), HAPROXY("haproxy");
 
         private final String label;
 
@@ -37,6 +39,11 @@ public record Measurement(int round, int position, Load load, Target target, Wrk
 
         public String label() {
             return label;
+        }
+
+        /** The proxies in front of the node: every target but {@link #DIRECT}. */
+        public static List<Target> proxies() {
+            return List.of(BALANCER, HAPROXY);
         }
     }
 

@@ -15,8 +15,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The Markdown summary of a balancer-overhead run: medians over the rounds for each load and target,
- * and the paired per-round comparison (each round measures both targets back to back, so the
- * machine state is as similar as it gets). Throughput is judged under the saturating load, added
+ * and the paired per-round comparisons of each proxy with direct and of Cohort's balancer with HAProxy
+ * (each round measures every target back to back, so the machine state is as similar as it gets). Throughput is judged under the saturating load, added
  * latency under the single-connection load (no queueing) and shown for both.
  */
 public final class OverheadReport {
@@ -30,14 +30,22 @@ public final class OverheadReport {
         this.measurements = List.copyOf(measurements);
     }
 
-    /** Median over rounds of balancer throughput / direct throughput under {@code load}. */
-    public double throughputRatio(Load load) {
-        return median(pairs(load, m -> m.result().requestsPerSecond(), (b, d) -> b / d));
+    /** Median over rounds of the proxy's throughput / direct throughput under {@code load}. */
+    public double throughputRatio(Target proxy, Load load) {
+        return median(pairs(load, proxy, Target.DIRECT, m -> m.result().requestsPerSecond(), (p, d) -> p / d));
     }
 
-    /** Median over rounds of balancer p50 − direct p50 under {@code load}, in milliseconds. */
-    public double addedMedianLatencyMillis(Load load) {
-        return median(pairs(load, m -> m.result().p50Millis(), (b, d) -> b - d));
+    /** Median over rounds of the proxy's p50 − direct p50 under {@code load}, in milliseconds. */
+    public double addedMedianLatencyMillis(Target proxy, Load load) {
+        return median(pairs(load, proxy, Target.DIRECT, m -> m.result().p50Millis(), (p, d) -> p - d));
+    }
+
+    /**
+     * Median over rounds of the CPU the proxy itself spends per request, in µs: the servers' CPU per request
+     * through the proxy minus that of the direct run of the same round (the node's share).
+     */
+    public double proxyCpuMicrosPerRequest(Target proxy, Load load) {
+        return median(pairs(load, proxy, Target.DIRECT, Measurement::serverCpuMicrosPerRequest, (p, d) -> p - d));
     }
 
     public String markdown(String command, Map<Load, Wrk> clients, MachineInfo machine, String loadBefore,
@@ -45,7 +53,7 @@ public final class OverheadReport {
         StringBuilder md = new StringBuilder();
         md.append("# Balancer overhead — ").append(started).append("\n\n");
         md.append("Command: `").append(command).append("`\n\n");
-        md.append("Load client, the same for both targets:\n");
+        md.append("Load client, the same for every target:\n");
         for (Load load : Load.values()) {
             md.append("- ").append(load.label()).append(": `")
                     .append(String.join(" ", clients.get(load).command(URI.create("http://127.0.0.1:PORT/hello/hi"))))
@@ -54,10 +62,11 @@ public final class OverheadReport {
         md.append("\n## Machine\n").append(machine.markdown());
         md.append("- Load average (1/5/15 min) before: ").append(loadBefore).append(", after: ").append(loadAfter)
                 .append(". Other builds may have been running.\n");
-        md.append("- wrk, the node and the balancer all run on these ").append(machine.cores())
-                .append(" cores and compete for them: the figures are a comparison, not the capacity of either "
-                        + "server. Under the saturating load the balancer's own CPU time comes out of the same two "
-                        + "cores that serve the node and wrk.\n\n");
+        md.append("- wrk, the node and the proxies all run on these ").append(machine.cores())
+                .append(" cores and compete for them: the figures are a comparison, not the capacity of any "
+                        + "server. Under the saturating load a proxy's own CPU time comes out of the same cores "
+                        + "that serve the node and wrk, so no proxy can reach direct throughput here; HAProxy shows "
+                        + "how close one gets.\n\n");
         md.append("## Setup\n").append(setup).append("\n\n");
 
         md.append("## Per run\n\n| round | position | load | target | requests/s | p50 ms | p75 ms | p90 ms | p99 ms | errors "
@@ -84,35 +93,51 @@ public final class OverheadReport {
             }
         }
 
-        md.append("\n## Balancer versus direct (paired by round, median over rounds)\n\n");
-        md.append("| load | throughput balancer/direct | added p50 | added p90 | added p99 | server CPU per request "
-                + "balancer/direct | per round: ratio / added p50 |\n");
-        md.append("|---|---|---|---|---|---|---|\n");
+        md.append("\n## Each proxy versus direct (paired by round, median over rounds)\n\n");
+        md.append("| load | proxy | throughput proxy/direct | added p50 | added p90 | added p99 | server CPU per request "
+                + "proxy/direct | proxy's own CPU µs/request | per round: ratio / added p50 |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|\n");
         for (Load load : Load.values()) {
-            double[] ratios = pairs(load, m -> m.result().requestsPerSecond(), (b, d) -> b / d);
-            double[] added = pairs(load, m -> m.result().p50Millis(), (b, d) -> b - d);
-            List<String> perRound = new ArrayList<>();
-            for (int i = 0; i < ratios.length; i++) {
-                perRound.add(String.format(Locale.ROOT, "%.2f / %+.3f ms", ratios[i], added[i]));
+            for (Target proxy : Target.proxies()) {
+                double[] ratios = pairs(load, proxy, Target.DIRECT, m -> m.result().requestsPerSecond(), (p, d) -> p / d);
+                double[] added = pairs(load, proxy, Target.DIRECT, m -> m.result().p50Millis(), (p, d) -> p - d);
+                List<String> perRound = new ArrayList<>();
+                for (int i = 0; i < ratios.length; i++) {
+                    perRound.add(String.format(Locale.ROOT, "%.2f / %+.3f ms", ratios[i], added[i]));
+                }
+                md.append(String.format(Locale.ROOT, "| %s | %s | **%.2f** | **%+.3f ms** | %+.3f ms | %+.3f ms | %.2f | %.0f | %s |%n",
+                        load.label(), proxy.label(), throughputRatio(proxy, load), addedMedianLatencyMillis(proxy, load),
+                        median(pairs(load, proxy, Target.DIRECT, m -> m.result().p90Millis(), (p, d) -> p - d)),
+                        median(pairs(load, proxy, Target.DIRECT, m -> m.result().p99Millis(), (p, d) -> p - d)),
+                        median(pairs(load, proxy, Target.DIRECT, Measurement::serverCpuMicrosPerRequest, (p, d) -> p / d)),
+                        proxyCpuMicrosPerRequest(proxy, load), String.join("; ", perRound)));
             }
-            md.append(String.format(Locale.ROOT, "| %s | **%.2f** | **%+.3f ms** | %+.3f ms | %+.3f ms | %.2f | %s |%n",
-                    load.label(), throughputRatio(load), addedMedianLatencyMillis(load),
-                    median(pairs(load, m -> m.result().p90Millis(), (b, d) -> b - d)),
-                    median(pairs(load, m -> m.result().p99Millis(), (b, d) -> b - d)),
-                    median(pairs(load, Measurement::serverCpuMicrosPerRequest, (b, d) -> b / d)),
-                    String.join("; ", perRound)));
         }
 
-        double ratio = throughputRatio(Load.SATURATING);
-        double addedSingle = addedMedianLatencyMillis(Load.SINGLE);
-        double addedSaturating = addedMedianLatencyMillis(Load.SATURATING);
-        md.append(String.format(Locale.ROOT, "%n| target | goal | measured | verdict |%n|---|---|---|---|%n"
-                        + "| throughput through the balancer (saturating load) | ≥ %.0f %% of direct | %.0f %% | %s |%n"
-                        + "| added median latency on loopback (single connection) | ≤ %.1f ms | %+.3f ms | %s |%n"
-                        + "| added median latency on loopback (saturating load) | ≤ %.1f ms | %+.3f ms | %s |%n",
+        md.append("\n## Cohort's balancer versus HAProxy (paired by round, median over rounds)\n\n");
+        md.append("| load | throughput balancer/HAProxy | p50 balancer − HAProxy | own CPU per request balancer/HAProxy |\n");
+        md.append("|---|---|---|---|\n");
+        for (Load load : Load.values()) {
+            md.append(String.format(Locale.ROOT, "| %s | %.2f | %+.3f ms | %.2f |%n", load.label(),
+                    median(pairs(load, Target.BALANCER, Target.HAPROXY, m -> m.result().requestsPerSecond(), (b, h) -> b / h)),
+                    median(pairs(load, Target.BALANCER, Target.HAPROXY, m -> m.result().p50Millis(), (b, h) -> b - h)),
+                    proxyCpuMicrosPerRequest(Target.BALANCER, load) / proxyCpuMicrosPerRequest(Target.HAPROXY, load)));
+        }
+
+        double ratio = throughputRatio(Target.BALANCER, Load.SATURATING);
+        double addedSingle = addedMedianLatencyMillis(Target.BALANCER, Load.SINGLE);
+        double addedSaturating = addedMedianLatencyMillis(Target.BALANCER, Load.SATURATING);
+        md.append(String.format(Locale.ROOT, "%n| target | goal | measured | verdict | HAProxy on the same cores (reference) |%n"
+                        + "|---|---|---|---|---|%n"
+                        + "| throughput through the balancer (saturating load) | ≥ %.0f %% of direct | %.0f %% | %s | %.0f %% |%n"
+                        + "| added median latency on loopback (single connection) | ≤ %.1f ms | %+.3f ms | %s | %+.3f ms |%n"
+                        + "| added median latency on loopback (saturating load) | ≤ %.1f ms | %+.3f ms | %s | %+.3f ms |%n",
                 THROUGHPUT_TARGET * 100, ratio * 100, verdict(ratio >= THROUGHPUT_TARGET),
+                throughputRatio(Target.HAPROXY, Load.SATURATING) * 100,
                 ADDED_MEDIAN_LATENCY_TARGET_MS, addedSingle, verdict(addedSingle <= ADDED_MEDIAN_LATENCY_TARGET_MS),
-                ADDED_MEDIAN_LATENCY_TARGET_MS, addedSaturating, verdict(addedSaturating <= ADDED_MEDIAN_LATENCY_TARGET_MS)));
+                addedMedianLatencyMillis(Target.HAPROXY, Load.SINGLE),
+                ADDED_MEDIAN_LATENCY_TARGET_MS, addedSaturating, verdict(addedSaturating <= ADDED_MEDIAN_LATENCY_TARGET_MS),
+                addedMedianLatencyMillis(Target.HAPROXY, Load.SATURATING)));
         long errors = measurements.stream().mapToLong(m -> m.result().errors()).sum();
         md.append("\nErrors (non-2xx/3xx and socket errors) over all runs: ").append(errors).append(".\n");
         return md.toString();
@@ -126,15 +151,15 @@ public final class OverheadReport {
         return measurements.stream().filter(m -> m.load() == load && m.target() == target).mapToDouble(figure).toArray();
     }
 
-    /** For each round that has both targets under {@code load}: combine(balancer figure, direct figure). */
-    private double[] pairs(Load load, ToDoubleFunction<Measurement> figure, DoubleBinaryOperator combine) {
+    /** For each round that measured both targets under {@code load}: combine(figure of a, figure of b). */
+    private double[] pairs(Load load, Target a, Target b, ToDoubleFunction<Measurement> figure, DoubleBinaryOperator combine) {
         List<Double> values = new ArrayList<>();
         int rounds = measurements.stream().mapToInt(Measurement::round).max().orElse(0);
         for (int round = 1; round <= rounds; round++) {
-            Measurement balancer = find(round, load, Target.BALANCER);
-            Measurement direct = find(round, load, Target.DIRECT);
-            if (balancer != null && direct != null) {
-                values.add(combine.applyAsDouble(figure.applyAsDouble(balancer), figure.applyAsDouble(direct)));
+            Measurement first = find(round, load, a);
+            Measurement second = find(round, load, b);
+            if (first != null && second != null) {
+                values.add(combine.applyAsDouble(figure.applyAsDouble(first), figure.applyAsDouble(second)));
             }
         }
         return values.stream().mapToDouble(Double::doubleValue).toArray();

@@ -5,12 +5,12 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 
 /** A port free on loopback now, for processes that must be told their port in advance. */
-final class FreePort {
+public final class FreePort {
 
     private FreePort() {
     }
 
-    static int loopback() throws IOException {
+    public static int loopback() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

@@ -2,12 +2,11 @@ package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.model.NodeSample;
 import io.cohort.bench.sut.NodeProbe;
+import io.cohort.bench.sut.ProcessCpu;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,8 +27,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class NodeSampler implements AutoCloseable {
 
-    /** Clock ticks per second of {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux for every common architecture). */
-    private static final double TICKS_PER_SECOND = 100;
     private static final Duration PERIOD = Duration.ofSeconds(1);
 
     private final List<NodeProbe> probes;
@@ -72,7 +69,7 @@ final class NodeSampler implements AutoCloseable {
 
     private void sample(NodeProbe probe) {
         long now = System.nanoTime();
-        OptionalDouble cpuSeconds = probe.pid().isPresent() ? processCpuSeconds(probe.pid().getAsLong())
+        OptionalDouble cpuSeconds = probe.pid().isPresent() ? ProcessCpu.seconds(probe.pid().getAsLong())
                 : OptionalDouble.empty();
         String metrics = probe.metrics().map(this::fetch).orElse(null);
         if (cpuSeconds.isEmpty() && metrics == null) {
@@ -121,20 +118,6 @@ final class NodeSampler implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;
-        }
-    }
-
-    /** User + system CPU seconds of a process so far, from {@code /proc/<pid>/stat}; empty when it is gone. */
-    static OptionalDouble processCpuSeconds(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // the command name (field 2) is in parentheses and may hold spaces: count fields after its ')'
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long utime = Long.parseLong(fields[11]); // field 14 of the whole line
-            long stime = Long.parseLong(fields[12]); // field 15
-            return OptionalDouble.of((utime + stime) / TICKS_PER_SECOND);
-        } catch (IOException | RuntimeException e) {
-            return OptionalDouble.empty();
         }
     }
 

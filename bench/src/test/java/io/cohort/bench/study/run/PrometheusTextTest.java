@@ -2,6 +2,7 @@ package io.cohort.bench.study.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.bench.sut.ProcessCpu;
 import org.junit.jupiter.api.Test;
 
 class PrometheusTextTest {
@@ -39,8 +40,8 @@ class PrometheusTextTest {
 
     @Test
     void readsThisProcesssCpuTimeFromProc() {
-        assertThat(NodeSampler.processCpuSeconds(ProcessHandle.current().pid())).isPresent();
-        assertThat(NodeSampler.processCpuSeconds(ProcessHandle.current().pid()).getAsDouble()).isPositive();
-        assertThat(NodeSampler.processCpuSeconds(Long.MAX_VALUE)).isEmpty();
+        assertThat(ProcessCpu.seconds(ProcessHandle.current().pid())).isPresent();
+        assertThat(ProcessCpu.seconds(ProcessHandle.current().pid()).getAsDouble()).isPositive();
+        assertThat(ProcessCpu.seconds(Long.MAX_VALUE)).isEmpty();
     }
 }

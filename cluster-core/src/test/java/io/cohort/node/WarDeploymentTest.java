@@ -48,6 +48,16 @@ class WarDeploymentTest {
     }
 
     @Test
+    void applicationsGetJettysCachingClassLoaderSoFailedElClassLookupsAreRemembered() throws Exception {
+        assertThat(node.get(node.app("/app/loader")).body())
+                .isEqualTo("org.eclipse.jetty.ee10.webapp.CachingWebAppClassLoader");
+        // an EL identifier that no scope holds is looked up as a class on every render; it still renders empty
+        for (int i = 0; i < 3; i++) {
+            assertThat(node.get(node.app("/app/index.jsp")).body()).endsWith("version v1");
+        }
+    }
+
+    @Test
     void replacedWarIsRedeployedWithoutFailingRequestsOfOtherApps() throws Exception {
         AtomicBoolean swapping = new AtomicBoolean(true);
         AtomicInteger served = new AtomicInteger();

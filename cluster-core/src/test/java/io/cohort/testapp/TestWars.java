@@ -18,7 +18,8 @@ import java.util.zip.ZipOutputStream;
  */
 public final class TestWars {
 
-    private static final List<Class<?>> SERVLETS = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class);
+    private static final List<Class<?>> SERVLETS = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
+            LoaderServlet.class);
 
     private TestWars() {
     }
@@ -33,7 +34,8 @@ public final class TestWars {
             entry(war, "WEB-INF/web.xml", webXml(version, distributable));
             entry(war, "index.jsp", """
                     <%@ page contentType="text/plain" %><%@ taglib prefix="c" uri="jakarta.tags.core" %>\
-                    <c:forEach var="i" begin="1" end="3">jsp-${i} </c:forEach>version <c:out value="${initParam.version}"/>""");
+                    <c:forEach var="i" begin="1" end="3">jsp-${i} </c:forEach>version <c:out value="${initParam.version}"/>\
+                    ${notSetInAnyScope}""");
             for (Class<?> servlet : SERVLETS) {
                 String resource = servlet.getName().replace('.', '/') + ".class";
                 try (InputStream bytes = servlet.getClassLoader().getResourceAsStream(resource)) {
@@ -64,8 +66,10 @@ public final class TestWars {
                   <servlet-mapping><servlet-name>slow</servlet-name><url-pattern>/slow</url-pattern></servlet-mapping>
                   <servlet><servlet-name>session</servlet-name><servlet-class>%s</servlet-class></servlet>
                   <servlet-mapping><servlet-name>session</servlet-name><url-pattern>/session</url-pattern></servlet-mapping>
+                  <servlet><servlet-name>loader</servlet-name><servlet-class>%s</servlet-class></servlet>
+                  <servlet-mapping><servlet-name>loader</servlet-name><url-pattern>/loader</url-pattern></servlet-mapping>
                 </web-app>
                 """.formatted(distributable ? "<distributable/>" : "", version, VersionServlet.class.getName(),
-                SlowServlet.class.getName(), SessionServlet.class.getName());
+                SlowServlet.class.getName(), SessionServlet.class.getName(), LoaderServlet.class.getName());
     }
 }

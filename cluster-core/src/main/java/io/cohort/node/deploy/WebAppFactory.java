@@ -48,7 +48,7 @@ final class WebAppFactory {
      */
     WebAppContext create(ApplicationName name, Path war, Path tempDirectory,
             Function<WebAppContext, StoreBinding.Binder> binder) {
-        WebAppContext context = new WebAppContext();
+        WebAppContext context = new CachingWebAppContext();
         context.setDisplayName(name.value());
         context.setContextPath(name.contextPath());
         context.setWar(war.toString());

@@ -14,7 +14,7 @@ public record LoadLevel(String label, int usersPerNode) {
     /** Well below saturation of one node on the 2-core reference machine (measured: see bench/README.md). */
     public static final int MEDIUM_USERS = 20;
     /** At the saturation of one node on the 2-core reference machine (measured: see bench/README.md). */
-    public static final int HIGH_USERS = 80;
+    public static final int HIGH_USERS = 200;
 
     public LoadLevel {
         if (usersPerNode < 1) {

@@ -83,6 +83,7 @@ public final class HelloTarget implements AutoCloseable {
             balancer = BalancerServer.start(BalancerConfig.defaults(List.of(member)).withPorts(0, 0));
             uris.put(Target.BALANCER, loopback(balancer.uri()).resolve(HelloWar.PATH));
             awaitHello(uris.get(Target.BALANCER));
+            // the node runs in this JVM, so its process is this one (HAProxy's configuration uses only name and addresses)
             BackendNode backend = new BackendNode("n1", nodeHttp, health, ProcessHandle.current().pid(), Optional.empty());
             haproxy = HaproxyFront.start(new HaproxyConfig(FreePort.loopback(), List.of(backend)), home.resolve("haproxy"),
                     START_TIMEOUT);
@@ -90,13 +91,11 @@ public final class HelloTarget implements AutoCloseable {
             awaitHello(uris.get(Target.HAPROXY));
             return new HelloTarget(home, node, balancer, haproxy, uris);
         } catch (Exception e) {
-            if (haproxy != null) {
-                haproxy.close();
+            try {
+                stopAll(haproxy, balancer, node, home);
+            } catch (Exception cleanup) {
+                e.addSuppressed(cleanup);
             }
-            if (balancer != null) {
-                balancer.stop();
-            }
-            node.stop();
             throw e;
         }
     }
@@ -117,12 +116,31 @@ public final class HelloTarget implements AutoCloseable {
 
     @Override
     public void close() throws IOException, InterruptedException {
-        haproxy.close();
-        balancer.stop();
-        node.stop();
-        try (Stream<Path> files = Files.walk(home)) {
-            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(file);
+        stopAll(haproxy, balancer, node, home);
+    }
+
+    /** Stops whatever of the three runs and deletes the node's directory, each step even if an earlier one failed. */
+    private static void stopAll(HaproxyFront haproxy, BalancerServer balancer, CohortNode node, Path home)
+            throws IOException, InterruptedException {
+        try {
+            if (haproxy != null) {
+                haproxy.close();
+            }
+        } finally {
+            try {
+                if (balancer != null) {
+                    balancer.stop();
+                }
+            } finally {
+                try {
+                    node.stop();
+                } finally {
+                    try (Stream<Path> files = Files.walk(home)) {
+                        for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                            Files.deleteIfExists(file);
+                        }
+                    }
+                }
             }
         }
     }

@@ -114,14 +114,18 @@ public final class OverheadReport {
             }
         }
 
-        md.append("\n## Cohort's balancer versus HAProxy (paired by round, median over rounds)\n\n");
+        md.append("\n## Cohort's balancer versus HAProxy\n\n");
+        md.append("Throughput and p50 paired by round (median over rounds); own CPU as the ratio of the two medians above.\n\n");
         md.append("| load | throughput balancer/HAProxy | p50 balancer − HAProxy | own CPU per request balancer/HAProxy |\n");
         md.append("|---|---|---|---|\n");
         for (Load load : Load.values()) {
-            md.append(String.format(Locale.ROOT, "| %s | %.2f | %+.3f ms | %.2f |%n", load.label(),
+            double balancerCpu = proxyCpuMicrosPerRequest(Target.BALANCER, load);
+            double haproxyCpu = proxyCpuMicrosPerRequest(Target.HAPROXY, load);
+            md.append(String.format(Locale.ROOT, "| %s | %.2f | %+.3f ms | %s |%n", load.label(),
                     median(pairs(load, Target.BALANCER, Target.HAPROXY, m -> m.result().requestsPerSecond(), (b, h) -> b / h)),
                     median(pairs(load, Target.BALANCER, Target.HAPROXY, m -> m.result().p50Millis(), (b, h) -> b - h)),
-                    proxyCpuMicrosPerRequest(Target.BALANCER, load) / proxyCpuMicrosPerRequest(Target.HAPROXY, load)));
+                    balancerCpu > 0 && haproxyCpu > 0 ? String.format(Locale.ROOT, "%.2f", balancerCpu / haproxyCpu)
+                            : "n/a (an own-CPU figure is not positive)"));
         }
 
         double ratio = throughputRatio(Target.BALANCER, Load.SATURATING);

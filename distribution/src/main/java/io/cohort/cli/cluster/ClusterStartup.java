@@ -31,11 +31,20 @@ final class ClusterStartup {
 
     private final AdminClient admin = new AdminClient(HEALTH_TIMEOUT);
 
-    /** The members in the order of {@code processes}, once all are UP. */
+    /** The members in the order of {@code processes}, once all are UP within {@code timeout}. */
     List<ClusterState.Node> awaitUp(List<NodeProcess> processes, Duration timeout)
             throws StartupFailure, InterruptedException {
+        return awaitUp(processes, System.nanoTime() + timeout.toNanos(), timeout);
+    }
+
+    /**
+     * The members in the order of {@code processes}, once all are UP before {@code deadline}
+     * ({@link System#nanoTime()}); {@code timeout} is the whole budget the deadline came from, as a
+     * failure names it.
+     */
+    List<ClusterState.Node> awaitUp(List<NodeProcess> processes, long deadline, Duration timeout)
+            throws StartupFailure, InterruptedException {
         Map<NodeProcess, ClusterState.Node> up = new LinkedHashMap<>();
-        long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             List<NodeProcess> waiting = new ArrayList<>();
             for (NodeProcess process : processes) {

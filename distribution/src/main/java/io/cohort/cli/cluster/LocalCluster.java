@@ -75,13 +75,12 @@ public final class LocalCluster {
         if (!plan.replication().formsGroup() || nodes.size() < 2) {
             return startup.awaitUp(processes.start(nodes), timeout);
         }
-        long started = System.nanoTime();
+        long deadline = System.nanoTime() + timeout.toNanos();
         List<NodeProcess> first = processes.start(nodes.subList(0, 1));
-        startup.awaitUp(first, timeout);
+        startup.awaitUp(first, deadline, timeout);
         List<NodeProcess> all = new ArrayList<>(first);
         all.addAll(processes.start(nodes.subList(1, nodes.size())));
-        Duration left = timeout.minusNanos(System.nanoTime() - started);
-        return startup.awaitUp(all, left.isNegative() ? Duration.ZERO : left);
+        return startup.awaitUp(all, deadline, timeout);
     }
 
     private void refuseIfRunning() throws IOException {

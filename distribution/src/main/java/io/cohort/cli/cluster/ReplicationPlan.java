@@ -26,12 +26,12 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
         ports = List.copyOf(ports);
     }
 
-    /** Whether sessions go to the shop's database (pattern 3xxx) rather than to other members. */
     /** Whether the nodes form a JGroups group (peer or multicast replication). */
     boolean formsGroup() {
         return pattern.replicates() && !usesDatabase();
     }
 
+    /** Whether sessions go to the shop's database (pattern 3xxx) rather than to other members. */
     boolean usesDatabase() {
         return pattern.protocol().filter("database"::equals).isPresent();
     }

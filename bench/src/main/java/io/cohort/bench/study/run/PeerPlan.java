@@ -64,8 +64,9 @@ public record PeerPlan(int nodes, LoadLevel load, Duration warmup, Duration dura
     }
 
     /**
-     * {@code --peers}: 2 nodes at the high load (one node at saturation on the development machine, see
-     * {@link LoadLevel#HIGH_USERS}), 4 s warm-up and 8 s measured as {@code --quick}, 16 s failover windows.
+     * {@code --peers}: 2 nodes at the high load (the development machine saturated, see
+     * {@link LoadLevel#HIGH_USERS}), 4 s warm-up and 8 s measured as {@code --quick}, 16 s failover windows. So
+     * short a warm-up leaves the nodes' JIT compiling during the window: the figures are a quick comparison (±10 %).
      * 13 experiments: 8 × 12 s + 1 × 20 s (the first warms up longer) + 4 × 20 s of load plus starting and stopping
      * each system (30–45 s each on the busy 2-core development machine).
      */

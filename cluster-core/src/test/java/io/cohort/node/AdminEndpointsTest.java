@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -79,8 +80,11 @@ class AdminEndpointsTest {
     void adminRequestsWithoutOrWithWrongTokenAre401AndChangeNothing() throws Exception {
         Path war = TestWars.write(build.resolve("new.war"), "new-v1", true);
         for (String authorization : new String[] {null, "Bearer wrong-token", "Basic " + TestNode.TOKEN, "Bearer "}) {
+            // a body small enough to be sent whole before the refusal: the node answers 401 without reading it and
+            // then closes the connection, which Java's client reports as a broken pipe when it is still writing a
+            // larger body (its expectContinue would avoid that, but in JDK 17 it waits forever for a 401)
             HttpRequest.Builder deploy = HttpRequest.newBuilder(node.admin("/admin/apps/new"))
-                    .PUT(HttpRequest.BodyPublishers.ofFile(war));
+                    .PUT(HttpRequest.BodyPublishers.ofByteArray(Arrays.copyOf(Files.readAllBytes(war), 512)));
             HttpRequest.Builder undeploy = HttpRequest.newBuilder(node.admin("/admin/apps/app")).DELETE();
             HttpRequest.Builder list = HttpRequest.newBuilder(node.admin("/admin/apps"));
             HttpRequest.Builder stop = HttpRequest.newBuilder(node.admin("/admin/stop")).POST(HttpRequest.BodyPublishers.noBody());

@@ -7,7 +7,6 @@ import io.cohort.cli.cluster.LocalClusterPlan;
 import io.cohort.cli.cluster.ReplicationPattern;
 import io.cohort.cli.cluster.ReplicationPlan;
 import io.cohort.cli.cluster.ShopDatabase;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -5,7 +5,6 @@ import io.cohort.bench.tomcat.SessionReplication;
 import io.cohort.bench.tomcat.TomcatCluster;
 import io.cohort.bench.tomcat.TomcatClusterPlan;
 import io.cohort.cli.cluster.ShopDatabase;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -17,6 +17,7 @@ import org.knowm.xchart.VectorGraphicsEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -46,7 +47,7 @@ final class ChartWriter {
 
     /** Writes the chart's SVG and PNG files into the folder. */
     void write(ChartSpec spec) {
-        org.knowm.xchart.internal.chartpart.Chart<?, ?> chart = spec.bars() ? barChart(spec) : chart(spec);
+        Chart<?, ?> chart = spec.bars() ? barChart(spec) : chart(spec);
         try {
             Files.createDirectories(dir);
             ByteArrayOutputStream svg = new ByteArrayOutputStream();

@@ -1,8 +1,14 @@
 package io.cohort.bench.study.report;
 
+import static io.cohort.bench.study.model.SystemNames.COHORT;
+import static io.cohort.bench.study.model.SystemNames.COHORT_HAPROXY;
+import static io.cohort.bench.study.model.SystemNames.JETTY_JDBC;
+import static io.cohort.bench.study.model.SystemNames.TOMCAT_BACKUP;
+import static io.cohort.bench.study.model.SystemNames.TOMCAT_DELTA;
+import static io.cohort.bench.study.model.SystemNames.TOMCAT_NONE;
+
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.ExperimentSpec;
-import io.cohort.bench.study.model.FailoverOutcome;
 import io.cohort.bench.study.model.Summary;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,12 +36,6 @@ import java.util.Set;
  */
 final class PeerComparison {
 
-    static final String COHORT = "cohort";
-    static final String COHORT_HAPROXY = "cohort-haproxy";
-    static final String TOMCAT_NONE = "tomcat-none";
-    static final String TOMCAT_DELTA = "tomcat-delta";
-    static final String TOMCAT_BACKUP = "tomcat-backup";
-    static final String JETTY_JDBC = "jetty-jdbc";
     /** Targets only a peer comparison has. */
     static final Set<String> PEER_TARGETS = Set.of(COHORT_HAPROXY, TOMCAT_NONE, TOMCAT_DELTA, TOMCAT_BACKUP, JETTY_JDBC);
     /** The balancer goal's share of HAProxy's throughput. */
@@ -123,7 +123,7 @@ final class PeerComparison {
         if (s.interconnectUnmeasured() || s.pagesPerSecond() <= 0) {
             return OptionalDouble.empty();
         }
-        return OptionalDouble.of(s.interconnectKBpsPerNode() * 1000 * result.spec().nodes() / s.pagesPerSecond());
+        return OptionalDouble.of(Measure.interconnectPerPage(result) * 1000);
     }
 
     /** The overheads of Cohort 2211, 2212 and Tomcat delta, backup against their own baselines. */

@@ -3,6 +3,7 @@ package io.cohort.bench.study.report;
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.FailoverOutcome;
 import io.cohort.bench.study.model.Summary;
+import io.cohort.bench.study.model.SystemNames;
 import io.cohort.bench.study.report.PeerComparison.Overhead;
 import io.cohort.bench.study.report.PeerComparison.System;
 import java.util.ArrayList;
@@ -164,6 +165,6 @@ final class PeerSection {
 
     /** A short axis label: {@code cohort 2211}, {@code tomcat-delta}, {@code cohort-haproxy 2211}. */
     static String shortName(System system) {
-        return system.target().startsWith("cohort") ? system.target() + " " + system.pattern() : system.target();
+        return system.target().startsWith(SystemNames.COHORT) ? system.target() + " " + system.pattern() : system.target();
     }
 }

@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
 
 /**
  * The report's content as blocks, in reading order: the run, how to read it, the findings F1–F13, the
- * targets, the peer comparison (when the run has peer experiments), every experiment, the comparison groups with their charts, failover, the comparison by
- * target and links to the raw data.
+ * targets, the peer comparison (when the run has peer experiments), every experiment, the comparison groups
+ * with their charts, failover, the comparison by target and links to the raw data.
  */
 final class ReportDocument {
 

@@ -3,6 +3,7 @@ package io.cohort.bench.study.report;
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.study.model.RunManifest;
+import io.cohort.bench.study.model.SystemNames;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,15 +15,13 @@ import java.util.TreeSet;
 /**
  * The experiments of one run, indexed the way the report asks for them.
  *
- * <p>The study's comparisons use only steady experiments (no node killed) of the target {@value #COHORT};
+ * <p>The study's comparisons use only steady experiments (no node killed) of the target {@value SystemNames#COHORT};
  * failover experiments and other targets (peer baselines) are listed separately. Loads are ordered by
  * users per node. The "medium" load is the one labelled {@code medium}, else the lightest; the "high"
  * load the one labelled {@code high}, else the heaviest when it is heavier than the medium one.
  */
 final class RunData {
 
-    /** The target name of Cohort's own experiments. */
-    static final String COHORT = "cohort";
     /** The pattern without replication, the baseline of every ratio. */
     static final String NONE = "none";
     static final String MEDIUM = "medium";
@@ -58,7 +57,7 @@ final class RunData {
 
     /** The steady Cohort experiment of this pattern, size and load, if the run has it. */
     Optional<ExperimentResult> find(String pattern, int nodes, String load) {
-        return find(COHORT, pattern, nodes, load);
+        return find(SystemNames.COHORT, pattern, nodes, load);
     }
 
     Optional<ExperimentResult> find(String target, String pattern, int nodes, String load) {
@@ -117,7 +116,7 @@ final class RunData {
     List<Integer> nodeCounts(String pattern, String load) {
         TreeSet<Integer> sizes = new TreeSet<>();
         all.stream().map(ExperimentResult::spec)
-                .filter(s -> !s.failover() && s.target().equals(COHORT) && s.pattern().equals(pattern)
+                .filter(s -> !s.failover() && s.target().equals(SystemNames.COHORT) && s.pattern().equals(pattern)
                         && s.load().equals(load))
                 .forEach(s -> sizes.add(s.nodes()));
         return List.copyOf(sizes);

@@ -1,6 +1,7 @@
 package io.cohort.bench.study.report;
 
 import io.cohort.bench.study.model.ExperimentResult;
+import io.cohort.bench.study.model.SystemNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -238,7 +239,7 @@ final class StudyFindings {
         List<Check> checks = new ArrayList<>();
         if (load.isPresent()) {
             List<String> rivals = data.all().stream().map(r -> r.spec())
-                    .filter(s -> s.target().equals(RunData.COHORT) && !s.failover() && s.load().equals(load.get()))
+                    .filter(s -> s.target().equals(SystemNames.COHORT) && !s.failover() && s.load().equals(load.get()))
                     .map(s -> s.pattern()).distinct()
                     .filter(p -> !p.equals("2211") && !p.equals(RunData.NONE) && !p.equals("2311")).toList();
             for (String rival : rivals) {

@@ -2,6 +2,7 @@ package io.cohort.bench.study.report;
 
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.FailoverOutcome;
+import io.cohort.bench.study.model.SystemNames;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -67,7 +68,7 @@ final class Targets {
 
     private TargetResult failover(String pattern, String target, String goal, ToLongFunction<ExperimentResult> bound) {
         List<ExperimentResult> runs = data.failovers().stream()
-                .filter(r -> r.spec().target().equals(RunData.COHORT) && r.spec().pattern().equals(pattern)
+                .filter(r -> r.spec().target().equals(SystemNames.COHORT) && r.spec().pattern().equals(pattern)
                         && r.failover() != null).toList();
         if (runs.isEmpty()) {
             return new TargetResult(target, goal, "no failover experiment of " + pattern + " in this run",

@@ -1,6 +1,5 @@
 package io.cohort.bench.study.run;
 
-import io.cohort.bench.study.driver.LoadDriver;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.sut.NodeProbe;
 import io.cohort.bench.sut.SystemUnderTest;
@@ -14,9 +13,6 @@ import io.cohort.cli.cluster.ReplicationPlan;
 import io.cohort.cli.cluster.StartupFailure;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.bench.study.model.SystemNames;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,18 +31,6 @@ import java.util.Objects;
 public record PeerPlan(int nodes, LoadLevel load, Duration warmup, Duration duration, Duration failoverDuration)
         implements RunPlan {
 
-    /** Cohort nodes behind Cohort's balancer. */
-    public static final String COHORT = "cohort";
-    /** Cohort nodes behind HAProxy. */
-    public static final String COHORT_HAPROXY = "cohort-haproxy";
-    /** Tomcat 11 without a cluster (StandardManager). */
-    public static final String TOMCAT_NONE = "tomcat-none";
-    /** Tomcat 11 with DeltaManager (all-to-all). */
-    public static final String TOMCAT_DELTA = "tomcat-delta";
-    /** Tomcat 11 with BackupManager (one backup). */
-    public static final String TOMCAT_BACKUP = "tomcat-backup";
-    /** Plain Jetty 12 with JDBCSessionDataStore. */
-    public static final String JETTY_JDBC = "jetty-jdbc";
     /** The Cohort pattern measured behind both fronts. */
     public static final String BALANCER_PATTERN = "2211";
 
@@ -93,21 +82,21 @@ public record PeerPlan(int nodes, LoadLevel load, Duration warmup, Duration dura
     @Override
     public List<ExperimentSpec> experiments() {
         List<ExperimentSpec> specs = new ArrayList<>();
-        ExperimentSpec first = spec(COHORT, "none", false);
+        ExperimentSpec first = spec(SystemNames.COHORT, "none", false);
         specs.add(new ExperimentSpec(first.id(), first.target(), first.pattern(), first.nodes(), first.usersPerNode(),
                 first.load(), warmup.multipliedBy(FIRST_WARMUP_FACTOR), first.duration(), false));
-        specs.add(spec(COHORT, BALANCER_PATTERN, false));
-        specs.add(spec(COHORT_HAPROXY, BALANCER_PATTERN, false));
-        specs.add(spec(COHORT, "2212", false));
-        specs.add(spec(TOMCAT_NONE, "none", false));
-        specs.add(spec(TOMCAT_DELTA, "delta", false));
-        specs.add(spec(TOMCAT_BACKUP, "backup", false));
-        specs.add(spec(COHORT, "3211", false));
-        specs.add(spec(JETTY_JDBC, "jdbc", false));
-        specs.add(spec(COHORT, "2211", true));
-        specs.add(spec(TOMCAT_DELTA, "delta", true));
-        specs.add(spec(COHORT, "2212", true));
-        specs.add(spec(TOMCAT_BACKUP, "backup", true));
+        specs.add(spec(SystemNames.COHORT, BALANCER_PATTERN, false));
+        specs.add(spec(SystemNames.COHORT_HAPROXY, BALANCER_PATTERN, false));
+        specs.add(spec(SystemNames.COHORT, "2212", false));
+        specs.add(spec(SystemNames.TOMCAT_NONE, "none", false));
+        specs.add(spec(SystemNames.TOMCAT_DELTA, "delta", false));
+        specs.add(spec(SystemNames.TOMCAT_BACKUP, "backup", false));
+        specs.add(spec(SystemNames.COHORT, "3211", false));
+        specs.add(spec(SystemNames.JETTY_JDBC, "jdbc", false));
+        specs.add(spec(SystemNames.COHORT, "2211", true));
+        specs.add(spec(SystemNames.TOMCAT_DELTA, "delta", true));
+        specs.add(spec(SystemNames.COHORT, "2212", true));
+        specs.add(spec(SystemNames.TOMCAT_BACKUP, "backup", true));
         return specs;
     }
 

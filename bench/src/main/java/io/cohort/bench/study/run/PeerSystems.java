@@ -6,6 +6,7 @@ import io.cohort.bench.peers.JettyJdbcSystem;
 import io.cohort.bench.peers.PeerSystem;
 import io.cohort.bench.peers.TomcatSystem;
 import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.bench.study.model.SystemNames;
 import io.cohort.bench.sut.SystemUnderTest;
 import io.cohort.bench.tomcat.Delivery;
 import io.cohort.bench.tomcat.SessionReplication;
@@ -16,8 +17,8 @@ import java.util.List;
 
 /**
  * Starts the system of a {@link PeerPlan} experiment by its {@link ExperimentSpec#target()}: Cohort nodes (the
- * built distribution, as {@code cohort cluster} runs them) behind Cohort's balancer ({@value PeerPlan#COHORT}) or
- * HAProxy ({@value PeerPlan#COHORT_HAPROXY}); Tomcat 11 with StandardManager, DeltaManager or BackupManager (async
+ * built distribution, as {@code cohort cluster} runs them) behind Cohort's balancer ({@value SystemNames#COHORT}) or
+ * HAProxy ({@value SystemNames#COHORT_HAPROXY}); Tomcat 11 with StandardManager, DeltaManager or BackupManager (async
  * channel, Tomcat's default); plain Jetty 12 with its JDBC session store. Every system uses the run's database and
  * WAR, nodes with the same heap and data-set settings, and one front door; it is ready when the shop answers through
  * it and a visitor has walked the scenario once (as for the study's clusters).
@@ -54,12 +55,12 @@ final class PeerSystems implements ExperimentRunner.Systems {
 
     private PeerSystem launch(ExperimentSpec spec, Path dir) throws Exception {
         return switch (spec.target()) {
-            case PeerPlan.COHORT -> cohort(spec, dir, FrontKind.COHORT_BALANCER);
-            case PeerPlan.COHORT_HAPROXY -> cohort(spec, dir, FrontKind.HAPROXY);
-            case PeerPlan.TOMCAT_NONE, PeerPlan.TOMCAT_DELTA, PeerPlan.TOMCAT_BACKUP -> TomcatSystem.start(dir,
+            case SystemNames.COHORT -> cohort(spec, dir, FrontKind.COHORT_BALANCER);
+            case SystemNames.COHORT_HAPROXY -> cohort(spec, dir, FrontKind.HAPROXY);
+            case SystemNames.TOMCAT_NONE, SystemNames.TOMCAT_DELTA, SystemNames.TOMCAT_BACKUP -> TomcatSystem.start(dir,
                     spec.nodes(), SessionReplication.parse(spec.pattern()), Delivery.ASYNC, environment.shopWar(),
                     environment.database(), peerJvmOptions, FrontKind.COHORT_BALANCER, 0, environment.startTimeout());
-            case PeerPlan.JETTY_JDBC -> JettyJdbcSystem.start(dir, spec.nodes(), environment.shopWar(),
+            case SystemNames.JETTY_JDBC -> JettyJdbcSystem.start(dir, spec.nodes(), environment.shopWar(),
                     environment.database(), peerJvmOptions, FrontKind.COHORT_BALANCER, 0, environment.startTimeout());
             default -> throw new IllegalArgumentException("no peer system is called " + spec.target());
         };

@@ -1,6 +1,7 @@
 package io.cohort.bench.study.run;
 
 import io.cohort.bench.study.model.ExperimentSpec;
+import io.cohort.bench.study.model.SystemNames;
 import io.cohort.cli.cluster.LocalClusterPlan;
 import io.cohort.cli.cluster.ReplicationPattern;
 import java.time.Duration;
@@ -32,7 +33,6 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
             "2221", "2222", "1211", "2311", "2211wq2", "2211wq3", "3211");
     /** The failover experiments of the presets: the must-show pair. */
     public static final List<String> PRESET_FAILOVER = List.of("2211", "2212");
-    public static final String TARGET = "cohort";
 
     public StudyPlan {
         Objects.requireNonNull(preset, "preset");
@@ -105,8 +105,8 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
     }
 
     private ExperimentSpec spec(String pattern, int n, LoadLevel load, boolean failoverRun) {
-        String id = TARGET + "-" + pattern + "-n" + n + "-" + load.label() + (failoverRun ? "-failover" : "");
-        return new ExperimentSpec(id, TARGET, pattern, n, load.usersPerNode(), load.label(), warmup,
+        String id = SystemNames.COHORT + "-" + pattern + "-n" + n + "-" + load.label() + (failoverRun ? "-failover" : "");
+        return new ExperimentSpec(id, SystemNames.COHORT, pattern, n, load.usersPerNode(), load.label(), warmup,
                 failoverRun ? failoverDuration : duration, failoverRun);
     }
 }

@@ -18,6 +18,8 @@ import org.eclipse.jetty.util.Callback;
  * while at least one member is up, else DOWN with HTTP 503; {@code balancer}, {@code host},
  * {@code policy} and {@code members}) and {@code GET /metrics} (Prometheus text). Everything else
  * is 404. No token is needed: the endpoints change nothing and listen on loopback by default.
+ * Non-blocking (answers are built in memory and written asynchronously), so the balancer's handler
+ * tree as a whole stays non-blocking (see {@link BalancerProxy}).
  */
 final class BalancerAdminHandler extends Handler.Abstract {
 
@@ -34,6 +36,11 @@ final class BalancerAdminHandler extends Handler.Abstract {
     BalancerAdminHandler(Supplier<Health> health, BalancerMetrics metrics) {
         this.health = health;
         this.metrics = metrics;
+    }
+
+    @Override
+    public InvocationType getInvocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     @Override

@@ -19,6 +19,7 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.HostPort;
+import org.eclipse.jetty.util.thread.Invocable;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,6 +37,13 @@ import org.slf4j.LoggerFactory;
  * cannot run the request twice: the request never reached the member (the connection failed), or
  * it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE) and its body, if any, was not read yet. A
  * member whose connection failed is marked down at once. A timeout is never retried (504).
+ *
+ * <p>Nothing on the request path blocks: routing reads in-memory state, bodies move by demand and
+ * callbacks, error pages are written asynchronously. The handler and the client's response
+ * listeners are therefore declared {@link Invocable.InvocationType#NON_BLOCKING non-blocking}, so
+ * Jetty runs them on the thread that read the bytes instead of handing every request and every
+ * answer to another pool thread. Code added here must keep that promise: anything that may block
+ * (I/O, locks held across I/O, waiting) would stall a selector.
  */
 final class BalancerProxy extends ProxyHandler {
 
@@ -60,7 +68,9 @@ final class BalancerProxy extends ProxyHandler {
         ClientConnector connector = new ClientConnector();
         connector.setConnectTimeout(java.time.Duration.ofMillis(config.connectTimeout().toMillis()));
         connector.setIdleTimeout(config.idleTimeout());
-        HttpClient client = new HttpClient(new HttpClientTransportOverHTTP(connector));
+        HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
+        transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
+        HttpClient client = new HttpClient(transport);
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("cohort-" + config.name() + "-client");
         client.setExecutor(threads);
@@ -74,6 +84,11 @@ final class BalancerProxy extends ProxyHandler {
         client.setIdleTimeout(config.idleTimeout().toMillis());
         client.setMaxConnectionsPerDestination(config.maxConnections());
         client.setUserAgentField(null);
+    }
+
+    @Override
+    public InvocationType getInvocationType() {
+        return InvocationType.NON_BLOCKING;
     }
 
     @Override

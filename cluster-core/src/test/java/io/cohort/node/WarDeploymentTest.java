@@ -48,9 +48,9 @@ class WarDeploymentTest {
     }
 
     @Test
-    void applicationsGetJettysCachingClassLoaderSoFailedElClassLookupsAreRemembered() throws Exception {
+    void applicationsGetTheCachingClassLoaderSoFailedElClassLookupsAreRemembered() throws Exception {
         assertThat(node.get(node.app("/app/loader")).body())
-                .isEqualTo("org.eclipse.jetty.ee10.webapp.CachingWebAppClassLoader");
+                .isEqualTo("io.cohort.node.deploy.ApplicationClassLoader");
         // an EL identifier that no scope holds is looked up as a class on every render; it still renders empty
         for (int i = 0; i < 3; i++) {
             assertThat(node.get(node.app("/app/index.jsp")).body()).endsWith("version v1");

@@ -3,12 +3,12 @@ package io.cohort.node.deploy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.eclipse.jetty.ee.webapp.WebAppClassLoader;
-import org.eclipse.jetty.ee10.webapp.CachingWebAppClassLoader;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 
 /**
- * Jetty's web application context with Jetty's {@link CachingWebAppClassLoader}: the application's class
- * loader remembers the classes and resources it looked up, including the names it could not find.
+ * Jetty's web application context with an {@link ApplicationClassLoader} (Jetty's caching loader): the
+ * application's class loader remembers the classes and resources it looked up, including the names it
+ * could not find, and answers a remembered miss without filling in a stack trace.
  *
  * <p>JSP pages need it: for every EL identifier that no scope holds (a session attribute not set yet, say),
  * the JSP engine's EL resolver asks the class loader whether the name is a class, and each miss walks the
@@ -24,7 +24,7 @@ final class CachingWebAppContext extends WebAppContext {
             return loader;
         }
         try {
-            return new CachingWebAppClassLoader(loader, this);
+            return new ApplicationClassLoader(loader, this);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the class loader of " + getDisplayName(), e);
         }

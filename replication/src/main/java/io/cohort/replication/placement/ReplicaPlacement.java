@@ -2,7 +2,7 @@ package io.cohort.replication.placement;
 
 import io.cohort.cluster.Member;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -34,7 +34,7 @@ public record ReplicaPlacement(int writeQuota, boolean allowColocation) {
      * members other than {@code owner}.
      */
     public List<Member> holders(String sessionId, Member owner, List<Member> members) {
-        List<Member> candidates = ranked(sessionId, members.stream().filter(m -> !m.name().equals(owner.name())).toList());
+        List<Member> candidates = ranked(sessionId, members, owner.name());
         int wanted = Math.min(writeQuota, candidates.size());
         if (allowColocation) {
             return List.copyOf(candidates.subList(0, wanted));
@@ -60,7 +60,7 @@ public record ReplicaPlacement(int writeQuota, boolean allowColocation) {
      * them when copies may be colocated.
      */
     public List<Member> likelyHolders(String sessionId, List<Member> members) {
-        List<Member> ranked = ranked(sessionId, members);
+        List<Member> ranked = ranked(sessionId, members, null);
         return List.copyOf(ranked.subList(0, Math.min(writeQuota + 1, ranked.size())));
     }
 
@@ -69,11 +69,34 @@ public record ReplicaPlacement(int writeQuota, boolean allowColocation) {
         return Math.max(0, writeQuota - Math.max(0, memberCount - 1));
     }
 
-    private static List<Member> ranked(String sessionId, List<Member> members) {
-        return members.stream()
-                .sorted(Comparator.comparingLong((Member m) -> score(sessionId, m.name())).reversed()
-                        .thenComparing(Member::name))
-                .toList();
+    /**
+     * The members but {@code excluded} (a name, or null), best first: highest score, ties by name.
+     * Runs on every request of a replicated session, so each score is computed once and the few
+     * members are placed by insertion, without streams or a comparator.
+     */
+    private static List<Member> ranked(String sessionId, List<Member> members, String excluded) {
+        Member[] order = new Member[members.size()];
+        long[] scores = new long[order.length];
+        int count = 0;
+        for (Member member : members) {
+            if (member.name().equals(excluded)) {
+                continue;
+            }
+            long score = score(sessionId, member.name());
+            int at = count++;
+            while (at > 0 && ranksAfter(scores[at - 1], order[at - 1], score, member)) {
+                scores[at] = scores[at - 1];
+                order[at] = order[at - 1];
+                at--;
+            }
+            scores[at] = score;
+            order[at] = member;
+        }
+        return Arrays.asList(order).subList(0, count);
+    }
+
+    private static boolean ranksAfter(long score, Member member, long otherScore, Member other) {
+        return score < otherScore || (score == otherScore && member.name().compareTo(other.name()) > 0);
     }
 
     /** A well-mixed 64-bit hash of the pair (FNV-1a over both strings, then the SplitMix64 finalizer). */

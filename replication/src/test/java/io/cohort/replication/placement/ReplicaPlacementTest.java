@@ -6,6 +6,7 @@ import io.cohort.cluster.Member;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -32,6 +33,18 @@ class ReplicaPlacementTest {
         for (int i = 0; i < 200; i++) {
             String id = UUID.randomUUID().toString();
             assertThat(placement.holders(id, FIVE.get(0), shuffled)).isEqualTo(placement.holders(id, FIVE.get(0), FIVE));
+        }
+    }
+
+    @Test
+    void holdersAreTheBestScoringOtherMembersBestFirst() {
+        ReplicaPlacement placement = new ReplicaPlacement(3, true);
+        for (int i = 0; i < 200; i++) {
+            String id = "s" + i;
+            List<Member> expected = FIVE.stream().filter(m -> !m.equals(FIVE.get(2)))
+                    .sorted(Comparator.comparingLong((Member m) -> ReplicaPlacement.score(id, m.name())).reversed())
+                    .limit(3).toList();
+            assertThat(placement.holders(id, FIVE.get(2), FIVE)).containsExactlyElementsOf(expected);
         }
     }
 

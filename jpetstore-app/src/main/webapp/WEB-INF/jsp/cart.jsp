@@ -17,7 +17,7 @@
           <td class="num">
             <input class="qty" type="number" min="0" max="99" form="update-cart" aria-label="Quantity of ${fn:escapeXml(line.itemId)}"
                    name="quantity-${fn:escapeXml(line.itemId)}" value="${line.quantity}">
-            <c:if test="${not empty quantityErrors[line.itemId]}"><p class="field-error"><c:out value="${quantityErrors[line.itemId]}"/></p></c:if>
+            <c:if test="${not empty requestScope.quantityErrors[line.itemId]}"><p class="field-error"><c:out value="${requestScope.quantityErrors[line.itemId]}"/></p></c:if>
           </td>
           <td class="num"><shop:price value="${line.total}"/></td>
           <td class="action">

@@ -7,10 +7,10 @@
 <ul class="card-grid" id="categories">
   <c:forEach var="c" items="${categories}">
     <li>
-      <a class="card${c.id == signedOn.favouriteCategoryId ? ' favourite' : ''}" href="${ctx}/category?id=${fn:escapeXml(c.id)}">
+      <a class="card${c.id == requestScope.signedOn.favouriteCategoryId ? ' favourite' : ''}" href="${ctx}/category?id=${fn:escapeXml(c.id)}">
         <span class="card-title"><c:out value="${c.name}"/></span>
         <span class="card-text"><c:out value="${c.description}"/></span>
-        <c:if test="${c.id == signedOn.favouriteCategoryId}"><span class="tag">Your favourite</span></c:if>
+        <c:if test="${c.id == requestScope.signedOn.favouriteCategoryId}"><span class="tag">Your favourite</span></c:if>
       </a>
     </li>
   </c:forEach>

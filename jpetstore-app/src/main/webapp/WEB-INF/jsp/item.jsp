@@ -1,7 +1,7 @@
 <c:set var="title" value="${item.displayName}"/>
 <%@ include file="/WEB-INF/jsp/header.jspf" %>
 <nav class="crumbs" aria-label="Breadcrumb"><a href="${ctx}/">Home</a> ›
-  <a href="${ctx}/category?id=${fn:escapeXml(category.id)}"><c:out value="${category.name}"/></a> ›
+  <a href="${ctx}/category?id=${fn:escapeXml(requestScope.category.id)}"><c:out value="${requestScope.category.name}"/></a> ›
   <a href="${ctx}/product?id=${fn:escapeXml(product.id)}"><c:out value="${product.name}"/></a> › <c:out value="${item.id}"/></nav>
 <article class="panel item-detail" id="item">
   <div class="item-picture" aria-hidden="true"><c:out value="${fn:substring(product.name, 0, 1)}"/></div>

@@ -1,7 +1,7 @@
 <c:set var="title" value="${product.name}"/>
 <%@ include file="/WEB-INF/jsp/header.jspf" %>
 <nav class="crumbs" aria-label="Breadcrumb"><a href="${ctx}/">Home</a> ›
-  <a href="${ctx}/category?id=${fn:escapeXml(category.id)}"><c:out value="${category.name}"/></a> › <c:out value="${product.name}"/></nav>
+  <a href="${ctx}/category?id=${fn:escapeXml(requestScope.category.id)}"><c:out value="${requestScope.category.name}"/></a> › <c:out value="${product.name}"/></nav>
 <h1><c:out value="${product.name}"/></h1>
 <p class="lead"><c:out value="${product.description}"/></p>
 <table class="list" id="items">

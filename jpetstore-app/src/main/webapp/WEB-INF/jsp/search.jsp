@@ -2,7 +2,7 @@
 <%@ include file="/WEB-INF/jsp/header.jspf" %>
 <h1>Search</h1>
 <c:choose>
-  <c:when test="${not empty message}"><p class="lead"><c:out value="${message}"/></p></c:when>
+  <c:when test="${not empty requestScope.message}"><p class="lead"><c:out value="${requestScope.message}"/></p></c:when>
   <c:when test="${empty results.products}">
     <p class="lead" id="result-summary">Nothing matches “<c:out value="${results.keywords}"/>”. Try another word, like “dog” or “parrot”.</p>
   </c:when>

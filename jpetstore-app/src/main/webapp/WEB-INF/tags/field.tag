@@ -9,14 +9,14 @@
 <%@ taglib prefix="c" uri="jakarta.tags.core" %>
 <%@ taglib prefix="fn" uri="jakarta.tags.functions" %>
 <c:set var="problem" value="${requestScope.form.errors[name]}"/>
-<c:set var="inputType" value="${empty type ? 'text' : type}"/>
-<div class="field${empty problem ? '' : ' invalid'}">
-  <label for="f-${name}">${fn:escapeXml(label)}<c:if test="${required}"> <span class="req" aria-hidden="true">*</span></c:if></label>
+<c:set var="inputType" value="${empty pageScope.type ? 'text' : pageScope.type}"/>
+<div class="field${empty pageScope.problem ? '' : ' invalid'}">
+  <label for="f-${name}">${fn:escapeXml(label)}<c:if test="${pageScope.required}"> <span class="req" aria-hidden="true">*</span></c:if></label>
   <input id="f-${name}" name="${name}" type="${inputType}"
          value="${inputType == 'password' ? '' : fn:escapeXml(requestScope.form.values[name])}"
-         <c:if test="${required}">required</c:if>
-         <c:if test="${not empty autocomplete}">autocomplete="${autocomplete}"</c:if>
-         <c:if test="${not empty placeholder}">placeholder="${fn:escapeXml(placeholder)}"</c:if>
-         <c:if test="${not empty problem}">aria-invalid="true" aria-describedby="e-${name}"</c:if>>
-  <c:if test="${not empty problem}"><p class="field-error" id="e-${name}"><c:out value="${problem}"/></p></c:if>
+         <c:if test="${pageScope.required}">required</c:if>
+         <c:if test="${not empty pageScope.autocomplete}">autocomplete="${pageScope.autocomplete}"</c:if>
+         <c:if test="${not empty pageScope.placeholder}">placeholder="${fn:escapeXml(pageScope.placeholder)}"</c:if>
+         <c:if test="${not empty pageScope.problem}">aria-invalid="true" aria-describedby="e-${name}"</c:if>>
+  <c:if test="${not empty pageScope.problem}"><p class="field-error" id="e-${name}"><c:out value="${pageScope.problem}"/></p></c:if>
 </div>

@@ -46,6 +46,7 @@ import picocli.CommandLine.Spec;
             "  cohort bench --peers --out bench/results/peer-comparison",
             "  cohort bench --nodes 2 --patterns none,2211 --duration 10s --warmup 5s",
             "  cohort bench --failover 2211,2212 --patterns none --nodes 2",
+            "  cohort bench --nodes 2 --load high --patterns none,2211 --rounds 5 --failover none --warmup 90s",
             "  cohort bench --database jdbc:postgresql://127.0.0.1:5432/test --patterns none,3211",
             "  cohort bench --target-balancers http://lb1:8000,http://lb2:8000 --node-metrics "
                     + "http://n1:9081/metrics,http://n2:9081/metrics --nodes 2 --patterns 2211"})
@@ -104,6 +105,12 @@ public final class BenchCommand implements Callable<Integer> {
     @Option(names = "--failover-duration", paramLabel = "DURATION", converter = DurationConverter.class,
             description = "Measurement window of the failover experiments (default: twice --duration).")
     Duration failoverDuration;
+
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Measure each pattern at 2 or more nodes N times, round after round, every second round in "
+                    + "reverse order; the targets then judge the median of the per-round ratios, and the report "
+                    + "lists every round (default: 1). For a machine whose speed drifts between experiments.")
+    Integer rounds;
 
     @Option(names = "--accounts", paramLabel = "N", description = "Benchmark accounts (quick: 2000, full: 20000).")
     Integer accounts;
@@ -192,7 +199,7 @@ public final class BenchCommand implements Callable<Integer> {
             List<LoadLevel> levels = loads == null ? base.loads() : loads.stream().map(LoadLevel::parse).toList();
             return new StudyPlan(preset, nodes == null ? base.nodes() : nodes, levels,
                     patterns == null ? base.patterns() : patterns, failoverPatterns,
-                    warmup != null ? warmup : base.warmup(), window, failoverWindow);
+                    warmup != null ? warmup : base.warmup(), window, failoverWindow, rounds == null ? 1 : rounds);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -200,9 +207,9 @@ public final class BenchCommand implements Callable<Integer> {
 
     /** {@code --peers}: its defaults, with the load, node count and windows the user gave. */
     private PeerPlan peerPlan() {
-        if (patterns != null || failover != null || targetBalancers != null) {
+        if (patterns != null || failover != null || targetBalancers != null || rounds != null) {
             throw new ParameterException(spec.commandLine(), "--peers runs its own experiments: leave out --patterns, "
-                    + "--failover and --target-balancers");
+                    + "--failover, --rounds and --target-balancers");
         }
         if ((nodes != null && nodes.size() != 1) || (loads != null && loads.size() != 1)) {
             throw new ParameterException(spec.commandLine(), "--peers takes one node count and one load");

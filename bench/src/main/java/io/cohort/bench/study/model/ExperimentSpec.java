@@ -16,9 +16,11 @@ import java.util.Objects;
  * @param warmup        how long the load ran before measuring
  * @param duration      the measurement window
  * @param failover      whether one node is killed (SIGKILL) in the middle of the measurement window
+ * @param round         which repetition of the same experiment this is, from 1 ({@code cohort bench --rounds});
+ *                      0, which is what a run folder written before rounds existed reads as, means 1
  */
 public record ExperimentSpec(String id, String target, String pattern, int nodes, int usersPerNode, String load,
-        Duration warmup, Duration duration, boolean failover) {
+        Duration warmup, Duration duration, boolean failover, int round) {
 
     public ExperimentSpec {
         Objects.requireNonNull(id, "id");
@@ -33,6 +35,18 @@ public record ExperimentSpec(String id, String target, String pattern, int nodes
         if (nodes < 1 || usersPerNode < 1) {
             throw new IllegalArgumentException("nodes and usersPerNode must be ≥ 1: " + id);
         }
+        if (round < 0) {
+            throw new IllegalArgumentException("round must be ≥ 1: " + id);
+        }
+        if (round == 0) {
+            round = 1;
+        }
+    }
+
+    /** An experiment that is not repeated (round 1). */
+    public ExperimentSpec(String id, String target, String pattern, int nodes, int usersPerNode, String load,
+            Duration warmup, Duration duration, boolean failover) {
+        this(id, target, pattern, nodes, usersPerNode, load, warmup, duration, failover, 1);
     }
 
     /** Total virtual users over the whole cluster. */

@@ -26,7 +26,7 @@ public final class RunFolder {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .build();
 
-    static final String SUMMARY_CSV_HEADER = "id,target,pattern,nodes,users_per_node,load,pages,pages_per_s,"
+    static final String SUMMARY_CSV_HEADER = "id,target,pattern,nodes,users_per_node,load,round,pages,pages_per_s,"
             + "mean_ms,p50_ms,p90_ms,p99_ms,max_ms,errors,scenarios,sessions_lost,cpu_pct_per_node,"
             + "interconnect_kBps_per_node";
 
@@ -91,7 +91,7 @@ public final class RunFolder {
     private static String summaryRow(ExperimentResult r) {
         ExperimentSpec s = r.spec();
         Summary m = r.summary();
-        return csv(s.id(), s.target(), s.pattern(), s.nodes(), s.usersPerNode(), s.load(), m.pages(),
+        return csv(s.id(), s.target(), s.pattern(), s.nodes(), s.usersPerNode(), s.load(), s.round(), m.pages(),
                 m.pagesPerSecond(), m.meanMs(), m.p50Ms(), m.p90Ms(), m.p99Ms(), m.maxMs(), m.errors(), m.scenarios(),
                 m.sessionsLost(), m.cpuPercentPerNode(), m.interconnectKBpsPerNode());
     }

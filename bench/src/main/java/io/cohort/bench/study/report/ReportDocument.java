@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 /**
  * The report's content as blocks, in reading order: the run, how to read it, the findings F1–F13, the
- * targets, the peer comparison (when the run has peer experiments), every experiment, the comparison groups
+ * targets, the rounds (when experiments were repeated), the peer comparison (when the run has peer experiments), every experiment, the comparison groups
  * with their charts, failover, the comparison by target and links to the raw data.
  */
 final class ReportDocument {
@@ -34,6 +34,7 @@ final class ReportDocument {
         reading(blocks);
         findings(blocks);
         targets(blocks);
+        new RoundsSection(data).blocks(blocks);
         new PeerSection(data).blocks(blocks);
         experiments(blocks);
         GroupSections sections = new GroupSections(data);

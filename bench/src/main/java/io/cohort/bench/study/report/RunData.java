@@ -55,16 +55,33 @@ final class RunData {
         return all.stream().filter(r -> r.spec().failover()).toList();
     }
 
-    /** The steady Cohort experiment of this pattern, size and load, if the run has it. */
+    /**
+     * The steady Cohort experiment of this pattern, size and load, if the run has it; of a pattern measured in
+     * several rounds, the first round's.
+     */
     Optional<ExperimentResult> find(String pattern, int nodes, String load) {
         return find(SystemNames.COHORT, pattern, nodes, load);
     }
 
     Optional<ExperimentResult> find(String target, String pattern, int nodes, String load) {
+        return rounds(target, pattern, nodes, load).stream().findFirst();
+    }
+
+    /** Every round of the steady Cohort experiment of this pattern, size and load, in run order. */
+    List<ExperimentResult> rounds(String pattern, int nodes, String load) {
+        return rounds(SystemNames.COHORT, pattern, nodes, load);
+    }
+
+    List<ExperimentResult> rounds(String target, String pattern, int nodes, String load) {
         return all.stream().filter(r -> !r.spec().failover())
                 .filter(r -> r.spec().target().equals(target) && r.spec().pattern().equals(pattern)
                         && r.spec().nodes() == nodes && r.spec().load().equals(load))
-                .findFirst();
+                .toList();
+    }
+
+    /** Whether some steady experiment was measured in more than one round. */
+    boolean hasRounds() {
+        return all.stream().anyMatch(r -> !r.spec().failover() && r.spec().round() > 1);
     }
 
     /** Load labels, lightest first. */

@@ -13,7 +13,9 @@ import java.util.function.ToLongFunction;
 /**
  * Cohort's targets for the rerun: throughput ratios within this run at the heaviest load measured
  * (saturation on this machine) and the failover outcomes. Throughput is compared at the heaviest load
- * at which both patterns were measured at one size of at least 2 nodes, at the largest such size.
+ * at which both patterns were measured at one size of at least 2 nodes, at the largest such size. When both
+ * were measured in several rounds ({@code --rounds}), the target is judged on the median of the per-round ratios
+ * ({@link PairedRounds}) and every round's ratio is listed.
  */
 final class Targets {
 
@@ -50,11 +52,14 @@ final class Targets {
         for (String load : heaviestFirst) {
             Optional<Integer> nodes = data.largestCommonNodeCount(load, 2, List.of(pattern, reference));
             if (nodes.isPresent()) {
+                PairedRounds paired = PairedRounds.of(data, pattern, reference, nodes.get(), load);
+                if (paired.rounds().size() > 1) {
+                    return repeated(target, goal, rule, paired, nodes.get(), load);
+                }
                 double value = data.find(pattern, nodes.get(), load).orElseThrow().summary().pagesPerSecond();
                 double base = data.find(reference, nodes.get(), load).orElseThrow().summary().pagesPerSecond();
                 double ratio = base == 0 ? Double.NaN : value / base;
-                String heaviest = load.equals(data.highestLoad().orElseThrow()) ? "" : " (not the heaviest load: "
-                        + data.highestLoad().orElseThrow() + " lacks one of them)";
+                String heaviest = heaviestNote(load);
                 return new TargetResult(target, goal, pattern + " " + Measure.THROUGHPUT.format(value) + " vs "
                         + reference + " " + Measure.THROUGHPUT.format(base) + ": " + Format.percent(ratio) + " ("
                         + Format.change(ratio) + ") at " + nodes.get() + " nodes, " + data.describeLoad(load)
@@ -64,6 +69,27 @@ final class Targets {
         }
         return new TargetResult(target, goal, "needs " + pattern + " and " + reference
                 + " at one size of ≥ 2 nodes at one load; this run has none", TargetResult.Status.NOT_MEASURED);
+    }
+
+    /** A target measured in several rounds: judged on the median of the per-round ratios. */
+    private TargetResult repeated(String target, String goal, DoublePredicate rule, PairedRounds paired, int nodes,
+            String load) {
+        double median = paired.medianRatio();
+        String heaviest = heaviestNote(load);
+        long holding = paired.rounds().stream().filter(r -> rule.test(r.ratio())).count();
+        String measured = paired.pattern() + " / " + paired.reference() + ", median of " + paired.rounds().size()
+                + " paired rounds: " + Format.percent(median) + " (" + Format.change(median) + "); rounds "
+                + paired.describeRatios() + " (range " + Format.percent(paired.minRatio()) + " to "
+                + Format.percent(paired.maxRatio()) + "; " + holding + " of " + paired.rounds().size()
+                + " rounds meet the rule) at " + nodes + " nodes, " + data.describeLoad(load) + heaviest;
+        return new TargetResult(target, goal, measured, Double.isNaN(median) ? TargetResult.Status.NOT_MET
+                : TargetResult.Status.of(rule.test(median)));
+    }
+
+    /** Empty at the heaviest load; else says that the heaviest load lacks one of the two patterns. */
+    private String heaviestNote(String load) {
+        String highest = data.highestLoad().orElseThrow();
+        return load.equals(highest) ? "" : " (not the heaviest load: " + highest + " lacks one of them)";
     }
 
     private TargetResult failover(String pattern, String target, String goal, ToLongFunction<ExperimentResult> bound) {

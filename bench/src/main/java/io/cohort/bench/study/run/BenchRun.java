@@ -115,9 +115,13 @@ public final class BenchRun {
             int nodes = existing.metrics().isEmpty() ? study.nodes().get(0) : existing.metrics().size();
             List<ExperimentSpec> specs = new ArrayList<>();
             for (LoadLevel load : plan.loads()) {
-                for (String pattern : study.patterns()) {
-                    specs.add(new ExperimentSpec("existing-" + pattern + "-n" + nodes + "-" + load.label(), "existing",
-                            pattern, nodes, load.usersPerNode(), load.label(), study.warmup(), study.duration(), false));
+                for (int round = 1; round <= study.rounds(); round++) {
+                    for (String pattern : study.patterns()) {
+                        String id = "existing-" + pattern + "-n" + nodes + "-" + load.label()
+                                + (study.rounds() > 1 ? "-r" + round : "");
+                        specs.add(new ExperimentSpec(id, "existing", pattern, nodes, load.usersPerNode(), load.label(),
+                                study.warmup(), study.duration(), false, round));
+                    }
                 }
             }
             return specs;

@@ -6,6 +6,7 @@ import io.cohort.cli.cluster.LocalClusterPlan;
 import io.cohort.cli.cluster.ReplicationPattern;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -16,6 +17,11 @@ import java.util.Objects;
  * measured at 1 node only as {@code none} (replication needs a second node). Failover runs at the largest node
  * count (at least 2).
  *
+ * <p>With more than one round, the patterns at 2 or more nodes are measured once per round, one round after the
+ * other, and every second round takes them in reverse order (none, 2211, 2211, none, …), so that a machine whose
+ * speed drifts during the run does not favour the pattern that runs first. The 1-node baseline and the failover
+ * experiments run once. Repeated experiments carry {@code -r<round>} in their id.
+ *
  * @param preset    {@code quick}, {@code full} or {@code custom}
  * @param nodes     node counts
  * @param loads     loads per node
@@ -24,9 +30,14 @@ import java.util.Objects;
  * @param warmup    warm-up of every experiment
  * @param duration  measurement window of every experiment
  * @param failoverDuration measurement window of the failover experiments (the kill is in its middle)
+ * @param rounds    how many times each pattern at 2 or more nodes is measured (1 to {@value #MAX_ROUNDS})
  */
 public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> loads, List<String> patterns,
-        List<String> failover, Duration warmup, Duration duration, Duration failoverDuration) implements RunPlan {
+        List<String> failover, Duration warmup, Duration duration, Duration failoverDuration, int rounds)
+        implements RunPlan {
+
+    /** The most rounds a run may have. */
+    public static final int MAX_ROUNDS = 50;
 
     /** Every pattern the study measured, plus {@code none} and the database protocol's {@code 3211}. */
     public static final List<String> ALL_PATTERNS = List.of("none", "2211", "2212", "2111", "2112", "2121", "2122",
@@ -64,6 +75,18 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
                 || warmup.isNegative()) {
             throw new IllegalArgumentException("durations must be positive (warm-up may be 0)");
         }
+        if (rounds < 1 || rounds > MAX_ROUNDS) {
+            throw new IllegalArgumentException("rounds must be 1 to " + MAX_ROUNDS + ": " + rounds);
+        }
+        if (rounds > 1 && nodes.stream().noneMatch(n -> n > 1)) {
+            throw new IllegalArgumentException("rounds repeat the experiments at 2 or more nodes; this plan has none");
+        }
+    }
+
+    /** A plan of one round. */
+    public StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> loads, List<String> patterns,
+            List<String> failover, Duration warmup, Duration duration, Duration failoverDuration) {
+        this(preset, nodes, loads, patterns, failover, warmup, duration, failoverDuration, 1);
     }
 
     /**
@@ -87,26 +110,32 @@ public record StudyPlan(String preset, List<Integer> nodes, List<LoadLevel> load
     public List<ExperimentSpec> experiments() {
         List<ExperimentSpec> specs = new ArrayList<>();
         for (LoadLevel load : loads) {
-            specs.add(spec("none", 1, load, false));
-            for (int n : nodes) {
-                for (String pattern : patterns) {
-                    boolean baseline = n == 1 && pattern.equals("none");
-                    if (n > 1 && !baseline) {
-                        specs.add(spec(pattern, n, load, false));
+            specs.add(spec("none", 1, load, false, 1));
+            for (int round = 1; round <= rounds; round++) {
+                List<String> order = new ArrayList<>(patterns);
+                if (round % 2 == 0) {
+                    Collections.reverse(order);
+                }
+                for (int n : nodes) {
+                    for (String pattern : order) {
+                        if (n > 1) {
+                            specs.add(spec(pattern, n, load, false, round));
+                        }
                     }
                 }
             }
         }
         int failoverNodes = Math.max(2, nodes.stream().mapToInt(Integer::intValue).max().orElse(2));
         for (String pattern : failover) {
-            specs.add(spec(pattern, failoverNodes, loads.get(0), true));
+            specs.add(spec(pattern, failoverNodes, loads.get(0), true, 1));
         }
         return specs;
     }
 
-    private ExperimentSpec spec(String pattern, int n, LoadLevel load, boolean failoverRun) {
-        String id = SystemNames.COHORT + "-" + pattern + "-n" + n + "-" + load.label() + (failoverRun ? "-failover" : "");
+    private ExperimentSpec spec(String pattern, int n, LoadLevel load, boolean failoverRun, int round) {
+        String id = SystemNames.COHORT + "-" + pattern + "-n" + n + "-" + load.label() + (failoverRun ? "-failover" : "")
+                + (rounds > 1 && n > 1 && !failoverRun ? "-r" + round : "");
         return new ExperimentSpec(id, SystemNames.COHORT, pattern, n, load.usersPerNode(), load.label(), warmup,
-                failoverRun ? failoverDuration : duration, failoverRun);
+                failoverRun ? failoverDuration : duration, failoverRun, round);
     }
 }

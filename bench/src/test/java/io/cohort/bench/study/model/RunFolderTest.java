@@ -35,9 +35,26 @@ class RunFolderTest {
                 .hasSize(3)
                 .first().isEqualTo(RunFolder.SUMMARY_CSV_HEADER);
         assertThat(Files.readAllLines(dir.resolve("summary.csv")).get(1))
-                .startsWith("cohort-none-n1-medium,cohort,none,1,50,medium,1000,100.000,");
+                .startsWith("cohort-none-n1-medium,cohort,none,1,50,medium,1,1000,100.000,");
         assertThat(Files.readAllLines(dir.resolve("nodes").resolve("cohort-2212-n2-medium.csv")))
                 .containsExactly("node,second,cpu_pct,interconnect_kBps", "n1,-1.000,55.500,12.250");
+    }
+
+    @Test
+    void anExperimentWrittenBeforeRoundsExistedReadsAsRoundOne() throws Exception {
+        RunFolder folder = new RunFolder(dir);
+        ExperimentSpec repeated = new ExperimentSpec("cohort-2211-n2-medium-r3", "cohort", "2211", 2, 50, "medium",
+                Duration.ofSeconds(5), Duration.ofSeconds(10), false, 3);
+        folder.writeExperiment(result(repeated, null));
+        folder.writeExperiment(result(spec("cohort-none-n2-medium", "none", 2, false), null));
+        Path old = dir.resolve("experiments").resolve("cohort-none-n2-medium.json");
+        String json = Files.readString(old);
+        assertThat(json).contains("\"round\" : 1");
+        Files.writeString(old, json.replace("\"round\" : 1,", "").replace(",\n    \"round\" : 1", ""));
+        assertThat(Files.readString(old)).doesNotContain("round");
+
+        assertThat(folder.readExperiments()).extracting(r -> r.spec().id() + " " + r.spec().round())
+                .containsExactly("cohort-2211-n2-medium-r3 3", "cohort-none-n2-medium 1");
     }
 
     @Test

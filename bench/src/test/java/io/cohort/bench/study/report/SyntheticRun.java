@@ -71,6 +71,16 @@ final class SyntheticRun {
         return this;
     }
 
+    /** Round {@code round} of a steady Cohort experiment measured in several rounds. */
+    SyntheticRun addRound(String pattern, int nodes, String load, int round, double pagesPerSecond) {
+        ExperimentSpec once = spec("cohort", pattern, nodes, load, false);
+        ExperimentSpec spec = new ExperimentSpec(once.id() + "-r" + round, once.target(), pattern, nodes,
+                once.usersPerNode(), load, once.warmup(), once.duration(), false, round);
+        results.add(new ExperimentResult(spec, summary(pagesPerSecond, 20, 80, 1000, 0),
+                timeline(pagesPerSecond, 20, Double.NaN), samples(nodes, 80, 1000), null, List.of()));
+        return this;
+    }
+
     /** A steady experiment of a system whose nodes had no interconnect byte counter (e.g. Jetty JDBC). */
     SyntheticRun addUnmeasuredInterconnect(String target, String pattern, int nodes, String load,
             double pagesPerSecond, double meanMs, double cpu) {

@@ -38,6 +38,22 @@ class StudyPlanTest {
     }
 
     @Test
+    void roundsRepeatThePatternsAtTwoOrMoreNodesInAlternatingOrderAndTheBaselineAndFailoverOnce() {
+        Duration s = Duration.ofSeconds(1);
+        StudyPlan plan = new StudyPlan("custom", List.of(2), List.of(LoadLevel.parse("200")), List.of("none", "2211"),
+                List.of("2212"), s, s, s, 3);
+
+        assertThat(plan.experiments()).extracting(e -> e.id() + " " + e.round()).containsExactly(
+                "cohort-none-n1-200 1",
+                "cohort-none-n2-200-r1 1", "cohort-2211-n2-200-r1 1",
+                "cohort-2211-n2-200-r2 2", "cohort-none-n2-200-r2 2",
+                "cohort-none-n2-200-r3 3", "cohort-2211-n2-200-r3 3",
+                "cohort-2212-n2-200-failover 1");
+        assertThat(StudyPlan.quick().experiments()).allSatisfy(e -> assertThat(e.round()).isEqualTo(1));
+        assertThat(StudyPlan.quick().experiments()).noneMatch(e -> e.id().contains("-r1"));
+    }
+
+    @Test
     void rejectsWhatCannotRun() {
         Duration s = Duration.ofSeconds(1);
         List<LoadLevel> medium = List.of(LoadLevel.parse("medium"));
@@ -47,6 +63,10 @@ class StudyPlanTest {
                 .hasMessageContaining("failover experiment needs a replicating pattern");
         assertThatThrownBy(() -> new StudyPlan("custom", List.of(0), medium, List.of("none"), List.of(), s, s, s))
                 .hasMessageContaining("node counts");
+        assertThatThrownBy(() -> new StudyPlan("custom", List.of(2), medium, List.of("none"), List.of(), s, s, s, 0))
+                .hasMessageContaining("rounds must be 1 to 50");
+        assertThatThrownBy(() -> new StudyPlan("custom", List.of(1), medium, List.of("none"), List.of(), s, s, s, 2))
+                .hasMessageContaining("rounds repeat the experiments at 2 or more nodes");
         assertThatThrownBy(() -> LoadLevel.parse("heavy")).hasMessageContaining("medium, high or a number");
         assertThat(LoadLevel.parse("25")).isEqualTo(new LoadLevel("25", 25));
         assertThat(LoadLevel.parse("HIGH").usersPerNode()).isEqualTo(LoadLevel.HIGH_USERS);

@@ -150,7 +150,8 @@ final class DatabaseSessionTransport implements SessionTransport {
             if (!loaded.get().previousOwner().equals(writerNode())) {
                 metrics.tookOver();
             }
-            metrics.sentBytes(DatabaseWrite.ROW_BYTES);
+            metrics.receivedBytes(loaded.get().estimatedBytes());
+            metrics.sentBytes(DatabaseWrite.ROW_BYTES); // the claim
             return Optional.of(session);
         } catch (SQLException e) {
             failed("loading session " + sessionId, e);

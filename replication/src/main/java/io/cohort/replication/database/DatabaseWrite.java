@@ -3,6 +3,7 @@ package io.cohort.replication.database;
 import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.SessionChange;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 
 /** One unit of work of the database transport, written by {@link SessionWriter} inside a transaction. */
@@ -15,6 +16,15 @@ sealed interface DatabaseWrite {
 
     /** What the write puts on the wire, as counted in {@code cohort.replication.bytes}. */
     long estimatedBytes();
+
+    /** The estimated wire size of these attribute rows: a row each, plus its name and value. */
+    static long attributeRowBytes(Map<String, byte[]> values) {
+        long bytes = 0;
+        for (var value : values.entrySet()) {
+            bytes += ROW_BYTES + value.getKey().length() + value.getValue().length;
+        }
+        return bytes;
+    }
 
     /**
      * A session change: the session row updated under the owner and version check (or inserted for
@@ -40,11 +50,8 @@ sealed interface DatabaseWrite {
 
         @Override
         public long estimatedBytes() {
-            long bytes = ROW_BYTES; // the session row
-            for (var value : change.values().entrySet()) {
-                bytes += ROW_BYTES + value.getKey().length() + value.getValue().length;
-            }
-            return bytes + ROW_BYTES * change.removed().size();
+            // the session row, the attribute rows written and a statement per attribute removed
+            return ROW_BYTES + attributeRowBytes(change.values()) + ROW_BYTES * change.removed().size();
         }
     }
 

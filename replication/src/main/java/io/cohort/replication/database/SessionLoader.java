@@ -29,6 +29,11 @@ final class SessionLoader {
      * @param previousOwner the node that owned it before (this node's name if it already did)
      */
     record Loaded(StoredSession session, String previousOwner) {
+
+        /** What reading it took from the database, estimated as {@link DatabaseWrite} estimates writes. */
+        long estimatedBytes() {
+            return DatabaseWrite.ROW_BYTES + DatabaseWrite.attributeRowBytes(session.attributes());
+        }
     }
 
     private final DataSource dataSource;

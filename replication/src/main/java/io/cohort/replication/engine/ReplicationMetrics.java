@@ -58,6 +58,7 @@ public final class ReplicationMetrics implements AutoCloseable {
     private final String application;
     private final Counter changesSent;
     private final Counter bytesSent;
+    private final Counter bytesReceived;
     private final Counter attributesSent;
     private final Timer syncLatency;
     private final Counter syncTimeouts;
@@ -75,6 +76,7 @@ public final class ReplicationMetrics implements AutoCloseable {
         this.bytesSent = registry.counter(BYTES, app.and("direction", SENT));
         this.attributesSent = registry.counter(ATTRIBUTES, app.and("direction", SENT));
         received(registry, application, 0);
+        this.bytesReceived = registry.counter(BYTES, app.and("direction", RECEIVED));
         this.syncLatency = Timer.builder(SYNC_LATENCY).tags(app).publishPercentileHistogram()
                 .description("time until every holder acknowledged a synchronous change").register(registry);
         this.syncTimeouts = registry.counter(SYNC_TIMEOUTS, app);
@@ -125,6 +127,11 @@ public final class ReplicationMetrics implements AutoCloseable {
     /** Other outgoing traffic of this application (removals, touches, lookups, copies for rebalancing). */
     public void sentBytes(long bytes) {
         bytesSent.increment(bytes);
+    }
+
+    /** Other incoming traffic of this application: a session read from the database to take it over. */
+    public void receivedBytes(long bytes) {
+        bytesReceived.increment(bytes);
     }
 
     public Timer syncLatency() {

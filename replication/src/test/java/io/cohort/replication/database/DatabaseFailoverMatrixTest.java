@@ -78,8 +78,12 @@ class DatabaseFailoverMatrixTest {
                 a.crash();
             }
 
+            assertThat(b.bytesReceived()).as("b read nothing before taking over").isZero();
             StoredSession served = b.store().load(visit.id()).orElseThrow(
                     () -> new AssertionError("b did not find the session of stopped a"));
+            long attributeBytes = served.attributes().values().stream().mapToLong(v -> v.length).sum();
+            assertThat(b.bytesReceived()).as("the session b read from the database")
+                    .isGreaterThan((double) attributeBytes);
 
             assertThat(served.version()).isGreaterThanOrEqualTo(version);
             assertThat(values(served)).isEqualTo(ShopVisit.expectedAfterBrowsing());

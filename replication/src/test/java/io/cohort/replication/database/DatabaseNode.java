@@ -94,6 +94,10 @@ final class DatabaseNode implements AutoCloseable {
         return counter(ReplicationMetrics.BYTES, "direction", ReplicationMetrics.SENT);
     }
 
+    double bytesReceived() {
+        return counter(ReplicationMetrics.BYTES, "direction", ReplicationMetrics.RECEIVED);
+    }
+
     double conflicts() {
         return counter(ReplicationMetrics.CONFLICTS);
     }

@@ -1,5 +1,6 @@
 package io.cohort.bench.study.report;
 
+import io.cohort.bench.study.driver.DriverSettings;
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.FailoverOutcome;
 import io.cohort.bench.study.model.SystemNames;
@@ -15,11 +16,19 @@ import java.util.function.ToLongFunction;
  * (saturation on this machine) and the failover outcomes. Throughput is compared at the heaviest load
  * at which both patterns were measured at one size of at least 2 nodes, at the largest such size. When both
  * were measured in several rounds ({@code --rounds}), the target is judged on the median of the per-round ratios
- * ({@link PairedRounds}) and every round's ratio is listed.
+ * ({@link PairedRounds}) and every round's ratio is listed. A throughput target whose reference did not saturate
+ * the machine (its mean response time under {@value #SATURATION_RESPONSE_SHARE} of the think time) is reported as
+ * not measured, with its figures and that reason.
  */
 final class Targets {
 
     static final double PEER_THROUGHPUT_GOAL = 0.95;
+    /**
+     * A reference whose mean response time stays under this share of the think time did not saturate anything: the
+     * users were thinking almost all the time, so their number, not the machine, set the throughput, and a
+     * throughput target "at saturation" cannot be judged from it.
+     */
+    static final double SATURATION_RESPONSE_SHARE = 0.1;
 
     private final RunData data;
 
@@ -53,22 +62,45 @@ final class Targets {
             Optional<Integer> nodes = data.largestCommonNodeCount(load, 2, List.of(pattern, reference));
             if (nodes.isPresent()) {
                 PairedRounds paired = PairedRounds.of(data, pattern, reference, nodes.get(), load);
-                if (paired.rounds().size() > 1) {
-                    return repeated(target, goal, rule, paired, nodes.get(), load);
-                }
-                double value = data.find(pattern, nodes.get(), load).orElseThrow().summary().pagesPerSecond();
-                double base = data.find(reference, nodes.get(), load).orElseThrow().summary().pagesPerSecond();
-                double ratio = base == 0 ? Double.NaN : value / base;
-                String heaviest = heaviestNote(load);
-                return new TargetResult(target, goal, pattern + " " + Measure.THROUGHPUT.format(value) + " vs "
-                        + reference + " " + Measure.THROUGHPUT.format(base) + ": " + Format.percent(ratio) + " ("
-                        + Format.change(ratio) + ") at " + nodes.get() + " nodes, " + data.describeLoad(load)
-                        + heaviest, Double.isNaN(ratio) ? TargetResult.Status.NOT_MET
-                                : TargetResult.Status.of(rule.test(ratio)));
+                TargetResult result = paired.rounds().size() > 1
+                        ? repeated(target, goal, rule, paired, nodes.get(), load)
+                        : once(target, goal, rule, pattern, reference, nodes.get(), load);
+                return atSaturation(result, reference, nodes.get(), load);
             }
         }
         return new TargetResult(target, goal, "needs " + pattern + " and " + reference
                 + " at one size of ≥ 2 nodes at one load; this run has none", TargetResult.Status.NOT_MEASURED);
+    }
+
+    /** A target measured once: the two experiments' throughput. */
+    private TargetResult once(String target, String goal, DoublePredicate rule, String pattern, String reference,
+            int nodes, String load) {
+        double value = data.find(pattern, nodes, load).orElseThrow().summary().pagesPerSecond();
+        double base = data.find(reference, nodes, load).orElseThrow().summary().pagesPerSecond();
+        double ratio = base == 0 ? Double.NaN : value / base;
+        return new TargetResult(target, goal, pattern + " " + Measure.THROUGHPUT.format(value) + " vs " + reference
+                + " " + Measure.THROUGHPUT.format(base) + ": " + Format.percent(ratio) + " (" + Format.change(ratio)
+                + ") at " + nodes + " nodes, " + data.describeLoad(load) + heaviestNote(load),
+                Double.isNaN(ratio) ? TargetResult.Status.NOT_MET : TargetResult.Status.of(rule.test(ratio)));
+    }
+
+    /**
+     * The result as measured when the reference saturated the machine; otherwise not measured, with the figures and
+     * the reason: judged on the reference's median mean response time over its rounds.
+     */
+    private TargetResult atSaturation(TargetResult result, String reference, int nodes, String load) {
+        double[] means = data.rounds(reference, nodes, load).stream().mapToDouble(r -> r.summary().meanMs()).sorted()
+                .toArray();
+        double median = means.length % 2 == 1 ? means[means.length / 2]
+                : (means[means.length / 2 - 1] + means[means.length / 2]) / 2;
+        double thinkMs = DriverSettings.STUDY_THINK_TIME.toMillis();
+        if (median >= SATURATION_RESPONSE_SHARE * thinkMs) {
+            return result;
+        }
+        return new TargetResult(result.target(), result.goal(), result.measured() + ". Not at saturation: "
+                + reference + " answered in a mean " + Format.number(median, 1) + " ms against " + (long) thinkMs
+                + " ms of think time, so the users' number, not the machine, set the throughput; measure with a "
+                + "higher --load", TargetResult.Status.NOT_MEASURED);
     }
 
     /** A target measured in several rounds: judged on the median of the per-round ratios. */

@@ -76,8 +76,8 @@ final class SyntheticRun {
         ExperimentSpec once = spec("cohort", pattern, nodes, load, false);
         ExperimentSpec spec = new ExperimentSpec(once.id() + "-r" + round, once.target(), pattern, nodes,
                 once.usersPerNode(), load, once.warmup(), once.duration(), false, round);
-        results.add(new ExperimentResult(spec, summary(pagesPerSecond, 20, 80, 1000, 0),
-                timeline(pagesPerSecond, 20, Double.NaN), samples(nodes, 80, 1000), null, List.of()));
+        results.add(new ExperimentResult(spec, summary(pagesPerSecond, 200, 80, 1000, 0),
+                timeline(pagesPerSecond, 200, Double.NaN), samples(nodes, 80, 1000), null, List.of()));
         return this;
     }
 

@@ -19,7 +19,7 @@ class TargetsTest {
     void throughputIsJudgedAtTheHeaviestLoad() {
         SyntheticRun run = new SyntheticRun()
                 .add("none", 2, "medium", 200, 10, 40, 0).add("2211", 2, "medium", 199, 10, 45, 2000)
-                .add("none", 2, "high", 360, 20, 80, 0).add("2211", 2, "high", 300, 30, 90, 3000);
+                .add("none", 2, "high", 360, 200, 80, 0).add("2211", 2, "high", 300, 300, 90, 3000);
 
         TargetResult result = target(run, 0);
 
@@ -86,9 +86,24 @@ class TargetsTest {
         assertThat(result.measured()).contains("median of 2 paired rounds: 94.0 %", "rounds 88.0 %, 100.0 %");
     }
 
+    @Test
+    void aReferenceThatAnsweredFarFasterThanTheUsersThinkIsNoSaturationAndJudgesNothing() {
+        SyntheticRun idle = new SyntheticRun().add("none", 2, "high", 1321, 3, 33, 0)
+                .add("2211", 2, "high", 1318, 3, 40, 1700);
+        SyntheticRun busy = new SyntheticRun().add("none", 2, "high", 1500, 30, 95, 0)
+                .add("2211", 2, "high", 1480, 40, 98, 1700);
+
+        TargetResult result = target(idle, 0);
+
+        assertThat(result.status()).isEqualTo(TargetResult.Status.NOT_MEASURED);
+        assertThat(result.measured()).contains("99.8 %", "Not at saturation: none answered in a mean 3.0 ms against "
+                + "300 ms of think time", "higher --load");
+        assertThat(target(busy, 0).status()).isEqualTo(TargetResult.Status.MET);
+    }
+
     private static SyntheticRun run(double peerShare) {
-        return new SyntheticRun().add("none", 2, "high", 360, 20, 80, 0)
-                .add("2211", 2, "high", 360 * peerShare, 22, 90, 2000);
+        return new SyntheticRun().add("none", 2, "high", 360, 200, 80, 0)
+                .add("2211", 2, "high", 360 * peerShare, 220, 90, 2000);
     }
 
     private static TargetResult target(SyntheticRun run, int index) {

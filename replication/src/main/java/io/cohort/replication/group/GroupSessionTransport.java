@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -186,8 +187,7 @@ final class GroupSessionTransport implements SessionTransport {
      */
     @Override
     public List<String> copyHolders(String sessionId) {
-        Member self = group.membership().self();
-        return placement.holders(sessionId, self, group.membership().members()).stream().map(Member::route).toList();
+        return placedOn(sessionId, Member::route);
     }
 
     @Override
@@ -211,8 +211,20 @@ final class GroupSessionTransport implements SessionTransport {
 
     /** The members that should hold copies of a session this node owns, best first. */
     List<String> holderNames(String sessionId) {
-        Member self = group.membership().self();
-        return placement.holders(sessionId, self, group.membership().members()).stream().map(Member::name).toList();
+        return placedOn(sessionId, Member::name);
+    }
+
+    /**
+     * The session's placement in the current view, best first, as {@code label} names each member. Both callers run
+     * on every request of a replicated session, so the few holders are copied by a loop, not a stream.
+     */
+    private List<String> placedOn(String sessionId, Function<Member, String> label) {
+        List<Member> holders = placement.holders(sessionId, group.membership().self(), group.membership().members());
+        String[] labels = new String[holders.size()];
+        for (int i = 0; i < labels.length; i++) {
+            labels[i] = label.apply(holders.get(i));
+        }
+        return List.of(labels);
     }
 
     /** A holder detected a gap: send it everything, with the correlation its acknowledgement settles. */

@@ -2,6 +2,7 @@ package io.cohort.bench.study.report;
 
 import io.cohort.bench.study.model.ExperimentResult;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,14 +58,20 @@ record PairedRounds(String pattern, String reference, List<Round> rounds) {
         return new PairedRounds(pattern, reference, rounds);
     }
 
-    /** The median of the rounds' ratios (the mean of the middle two for an even count); NaN with no round. */
+    /** The median of the rounds' ratios; NaN with no round. */
     double medianRatio() {
-        double[] ratios = rounds.stream().mapToDouble(Round::ratio).filter(r -> !Double.isNaN(r)).sorted().toArray();
-        if (ratios.length == 0) {
+        return median(rounds.stream().mapToDouble(Round::ratio).filter(r -> !Double.isNaN(r)).toArray());
+    }
+
+    /** The median of the values (the mean of the middle two for an even count); NaN for none. */
+    static double median(double[] values) {
+        if (values.length == 0) {
             return Double.NaN;
         }
-        int middle = ratios.length / 2;
-        return ratios.length % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2;
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int middle = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     double minRatio() {

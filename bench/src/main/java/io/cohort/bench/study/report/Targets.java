@@ -89,10 +89,8 @@ final class Targets {
      * the reason: judged on the reference's median mean response time over its rounds.
      */
     private TargetResult atSaturation(TargetResult result, String reference, int nodes, String load) {
-        double[] means = data.rounds(reference, nodes, load).stream().mapToDouble(r -> r.summary().meanMs()).sorted()
-                .toArray();
-        double median = means.length % 2 == 1 ? means[means.length / 2]
-                : (means[means.length / 2 - 1] + means[means.length / 2]) / 2;
+        double median = PairedRounds.median(data.rounds(reference, nodes, load).stream()
+                .mapToDouble(r -> r.summary().meanMs()).toArray());
         double thinkMs = DriverSettings.STUDY_THINK_TIME.toMillis();
         if (median >= SATURATION_RESPONSE_SHARE * thinkMs) {
             return result;

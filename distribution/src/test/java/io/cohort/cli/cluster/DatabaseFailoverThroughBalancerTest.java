@@ -46,6 +46,13 @@ class DatabaseFailoverThroughBalancerTest {
         customer.post("/cart/add", "itemId", "EST-10");
         Page before = customer.get("/cart");
         assertThat(before.header("X-Cohort-Routed")).isEqualTo("n1; reason=sticky");
+        // 3211 writes asynchronously: a SIGKILL loses the write in flight (the pattern's contract), so the kill
+        // waits until the cart is in the database
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (shop.sessionsInDatabaseWith("cart") == 0) {
+            assertThat(System.nanoTime()).as("the cart reached the database within 10 s").isLessThan(deadline);
+            Thread.sleep(20);
+        }
 
         NodeProcess owner = shop.node("n1");
         owner.process().destroyForcibly(); // SIGKILL

@@ -3,6 +3,11 @@ package io.cohort.cli.cluster;
 import io.cohort.jpetstore.testing.ShopHost;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +62,23 @@ final class ReplicatingShopCluster implements AutoCloseable {
             public void close() {
             }
         };
+    }
+
+    /**
+     * How many sessions have an attribute of this name in the database protocol's tables (default prefix): with
+     * asynchronous writes, what a node has made durable so far.
+     */
+    long sessionsInDatabaseWith(String attribute) throws SQLException {
+        ShopDatabase db = database.database();
+        try (Connection connection = DriverManager.getConnection(db.url(), db.user(), db.password().orElse(""));
+             PreparedStatement count = connection.prepareStatement(
+                     "SELECT COUNT(*) FROM cohort_session_attributes WHERE attr_name = ?")) {
+            count.setString(1, attribute);
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
+        }
     }
 
     NodeProcess node(String name) {

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
@@ -68,15 +69,15 @@ public final class AdminHandler extends Handler.Abstract {
             } else if (path.equals("/admin") || path.startsWith("/admin/")) {
                 admin(request, response, callback, path.substring("/admin".length()), method);
             } else {
-                error(response, callback, HttpStatus.NOT_FOUND_404, "no such endpoint: " + method + " " + path);
+                error(request, response, callback, HttpStatus.NOT_FOUND_404, "no such endpoint: " + method + " " + path);
             }
         } catch (DeploymentException e) {
-            error(response, callback, HttpStatus.UNPROCESSABLE_ENTITY_422, e.getMessage());
+            error(request, response, callback, HttpStatus.UNPROCESSABLE_ENTITY_422, e.getMessage());
         } catch (IllegalArgumentException e) {
-            error(response, callback, HttpStatus.BAD_REQUEST_400, e.getMessage());
+            error(request, response, callback, HttpStatus.BAD_REQUEST_400, e.getMessage());
         } catch (IOException | RuntimeException e) {
             LOG.warn("Admin request {} {} failed", method, path, e);
-            error(response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, "internal error: " + e.getMessage());
+            error(request, response, callback, HttpStatus.INTERNAL_SERVER_ERROR_500, "internal error: " + e.getMessage());
         }
         return true;
     }
@@ -84,13 +85,13 @@ public final class AdminHandler extends Handler.Abstract {
     private void admin(Request request, Response response, Callback callback, String path, String method)
             throws Exception {
         if (!token.configured()) {
-            error(response, callback, HttpStatus.FORBIDDEN_403,
+            error(request, response, callback, HttpStatus.FORBIDDEN_403,
                     "the admin API is disabled: configure <admin token-env=...> or token-file");
             return;
         }
         if (!token.authorizes(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
             response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer realm=\"cohort-admin\"");
-            error(response, callback, HttpStatus.UNAUTHORIZED_401, "missing or wrong bearer token");
+            error(request, response, callback, HttpStatus.UNAUTHORIZED_401, "missing or wrong bearer token");
             return;
         }
         if (path.equals("/apps") && isGet(method)) {
@@ -106,7 +107,7 @@ public final class AdminHandler extends Handler.Abstract {
                 response.setStatus(HttpStatus.NO_CONTENT_204);
                 callback.succeeded();
             } else {
-                error(response, callback, HttpStatus.NOT_FOUND_404, "not deployed: " + name);
+                error(request, response, callback, HttpStatus.NOT_FOUND_404, "not deployed: " + name);
             }
         } else if (path.equals("/status") && isGet(method)) {
             send(response, callback, HttpStatus.OK_200, Map.of("health", node.health(),
@@ -115,7 +116,7 @@ public final class AdminHandler extends Handler.Abstract {
             send(response, callback, HttpStatus.ACCEPTED_202, Map.of("status", "stopping"));
             node.stopGracefully();
         } else {
-            error(response, callback, HttpStatus.NOT_FOUND_404, "no such endpoint: " + method + " /admin" + path);
+            error(request, response, callback, HttpStatus.NOT_FOUND_404, "no such endpoint: " + method + " /admin" + path);
         }
     }
 
@@ -127,8 +128,23 @@ public final class AdminHandler extends Handler.Abstract {
         write(response, callback, status, JSON, json.writeValueAsString(body));
     }
 
-    private void error(Response response, Callback callback, int status, String message) throws IOException {
+    /**
+     * Answers with a JSON error. A refused request may still have body bytes on the wire that nobody
+     * reads (an unauthenticated WAR upload, say), after which the connection cannot carry another
+     * request; the answer says {@code Connection: close} so that clients do not reuse it and then find
+     * it closed under their next request.
+     */
+    private void error(Request request, Response response, Callback callback, int status, String message)
+            throws IOException {
+        if (carriesBody(request)) {
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        }
         send(response, callback, status, Map.of("error", message == null ? "" : message));
+    }
+
+    private static boolean carriesBody(Request request) {
+        return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) > 0
+                || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
     }
 
     private static void write(Response response, Callback callback, int status, String type, String body) {

@@ -80,9 +80,10 @@ class AdminEndpointsTest {
     void adminRequestsWithoutOrWithWrongTokenAre401AndChangeNothing() throws Exception {
         Path war = TestWars.write(build.resolve("new.war"), "new-v1", true);
         for (String authorization : new String[] {null, "Bearer wrong-token", "Basic " + TestNode.TOKEN, "Bearer "}) {
-            // a body small enough to be sent whole before the refusal: the node answers 401 without reading it and
-            // then closes the connection, which Java's client reports as a broken pipe when it is still writing a
-            // larger body (its expectContinue would avoid that, but in JDK 17 it waits forever for a 401)
+            // a body small enough to be sent whole before the refusal: the node answers 401 without reading it,
+            // with Connection: close, and then closes the connection, which Java's client reports as a broken pipe
+            // when it is still writing a larger body (its expectContinue would avoid that, but in JDK 17 it waits
+            // forever for a 401)
             HttpRequest.Builder deploy = HttpRequest.newBuilder(node.admin("/admin/apps/new"))
                     .PUT(HttpRequest.BodyPublishers.ofByteArray(Arrays.copyOf(Files.readAllBytes(war), 512)));
             HttpRequest.Builder undeploy = HttpRequest.newBuilder(node.admin("/admin/apps/app")).DELETE();
@@ -95,6 +96,10 @@ class AdminEndpointsTest {
                 HttpResponse<String> response = node.send(request);
                 assertThat(response.statusCode()).as("%s with %s", request.build().uri(), authorization).isEqualTo(401);
                 assertThat(response.headers().firstValue("WWW-Authenticate")).isPresent();
+                if (request == deploy) {
+                    // its body was never read: the connection must not be reused for the next request
+                    assertThat(response.headers().firstValue("Connection")).hasValue("close");
+                }
             }
         }
         assertThat(node.get(node.app("/new/version")).statusCode()).isEqualTo(404);

@@ -12,9 +12,11 @@ import java.util.Optional;
  * @param bindAddress the interface used for cluster traffic
  * @param ttl         the multicast time-to-live, 0 to 255
  * @param stack       a JGroups stack file replacing the built-in one (absolute path)
+ * @param batchSize   the most queued asynchronous changes a send lane puts into one group message
+ *                    (1: every change alone)
  */
-public record MulticastProtocol(String ip, int port, String bindAddress, int ttl, Optional<Path> stack)
-        implements ProtocolConfig {
+public record MulticastProtocol(String ip, int port, String bindAddress, int ttl, Optional<Path> stack, int batchSize)
+        implements GroupProtocol {
 
     public MulticastProtocol {
         Objects.requireNonNull(ip, "ip");
@@ -24,5 +26,6 @@ public record MulticastProtocol(String ip, int port, String bindAddress, int ttl
             throw new IllegalArgumentException("ttl must be from 0 to 255: " + ttl);
         }
         Objects.requireNonNull(stack, "stack");
+        GroupProtocol.checkBatchSize(batchSize);
     }
 }

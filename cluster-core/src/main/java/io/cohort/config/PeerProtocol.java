@@ -19,10 +19,15 @@ import java.util.Optional;
  *                            when discovery is JDBC
  * @param stack               a JGroups stack file replacing the built-in one (absolute path)
  * @param members             the initial members for static discovery, in file order
+ * @param batchSize           the most queued asynchronous changes a send lane puts into one group
+ *                            message (1: every change alone)
  */
 public record PeerProtocol(String bindAddress, int startPort, int range, Duration timeout, Discovery discovery,
                            Optional<String> dnsQuery, Optional<DataSourceConfig> discoveryDataSource,
-                           Optional<Path> stack, List<PeerMember> members) implements ProtocolConfig {
+                           Optional<Path> stack, List<PeerMember> members, int batchSize) implements GroupProtocol {
+
+    /** The default {@code batch-size}. */
+    public static final int DEFAULT_BATCH_SIZE = 64;
 
     public PeerProtocol {
         Objects.requireNonNull(bindAddress, "bindAddress");
@@ -36,6 +41,7 @@ public record PeerProtocol(String bindAddress, int startPort, int range, Duratio
         Objects.requireNonNull(discoveryDataSource, "discoveryDataSource");
         Objects.requireNonNull(stack, "stack");
         members = List.copyOf(members);
+        GroupProtocol.checkBatchSize(batchSize);
         if (dnsQuery.isPresent() != (discovery == Discovery.DNS)) {
             throw new IllegalArgumentException("dnsQuery is required with DNS discovery and only then");
         }

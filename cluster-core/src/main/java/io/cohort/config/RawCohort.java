@@ -107,6 +107,7 @@ final class RawCohort {
         @JsonProperty("dns-query") String dnsQuery;
         @JsonProperty("data-source") String dataSource;
         String stack;
+        @JsonProperty("batch-size") String batchSize = "64";
         @JacksonXmlElementWrapper(useWrapping = false)
         @JsonProperty("member")
         List<RawMember> members = new ArrayList<>();
@@ -123,6 +124,7 @@ final class RawCohort {
         @JsonProperty("bind-addr") String bindAddr = "127.0.0.1";
         String ttl = "2";
         String stack;
+        @JsonProperty("batch-size") String batchSize = "64";
     }
 
     static final class RawDatabase {

@@ -1,6 +1,7 @@
 package io.cohort.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ class ConfigLoaderTest {
                 Trigger.ON_SET_ATTRIBUTE, Scope.ALL_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(3))));
         assertThat(cluster.protocol()).isEqualTo(new PeerProtocol("127.0.0.3", 7900, 5, Duration.ofSeconds(2), Discovery.STATIC,
                 Optional.empty(), Optional.empty(), Optional.empty(),
-                List.of(new PeerMember("127.0.0.1", 7900), new PeerMember("blade2", 7901))));
+                List.of(new PeerMember("127.0.0.1", 7900), new PeerMember("blade2", 7901)), PeerProtocol.DEFAULT_BATCH_SIZE));
         assertThat(cluster.security()).contains(new SecurityConfig(new Secret("cluster-secret-1", "test"), false));
     }
 
@@ -78,8 +79,32 @@ class ConfigLoaderTest {
         ClusterConfig cluster = config.cluster().orElseThrow();
         assertThat(cluster.replication()).isEqualTo(new ReplicationSettings(1, true, Duration.ofSeconds(1),
                 Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT));
-        assertThat(cluster.protocol()).isEqualTo(new MulticastProtocol("230.230.0.1", 45566, "127.0.0.1", 2, Optional.empty()));
+        assertThat(cluster.protocol()).isEqualTo(new MulticastProtocol("230.230.0.1", 45566, "127.0.0.1", 2, Optional.empty(),
+                PeerProtocol.DEFAULT_BATCH_SIZE));
         assertThat(cluster.security()).isEmpty();
+    }
+
+    @Test
+    void groupProtocolsTakeABatchSizeAndRefuseZero() throws Exception {
+        CohortConfig peer = TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="shop"><protocol><peer batch-size="1"/></protocol></cluster>
+                </cohort>""", Map.of());
+        CohortConfig multicast = TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="shop"><protocol><multicast batch-size="500"/></protocol></cluster>
+                </cohort>""", Map.of());
+
+        assertThat(((GroupProtocol) peer.cluster().orElseThrow().protocol()).batchSize()).isEqualTo(1);
+        assertThat(((GroupProtocol) multicast.cluster().orElseThrow().protocol()).batchSize()).isEqualTo(500);
+        assertThatThrownBy(() -> TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="shop"><protocol><peer batch-size="0"/></protocol></cluster>
+                </cohort>""", Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("cohort.xml:3:").hasMessageContaining("batch-size=\"0\" on <peer>");
     }
 
     @Test

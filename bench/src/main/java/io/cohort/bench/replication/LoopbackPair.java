@@ -99,7 +99,7 @@ final class LoopbackPair implements AutoCloseable {
     private static ClusterConfig clusterConfig(String cluster, int port, List<PeerMember> members,
             ReplicationSettings settings) {
         PeerProtocol peer = new PeerProtocol("127.0.0.1", port, 1, Duration.ofMillis(500), Discovery.STATIC,
-                Optional.empty(), Optional.empty(), Optional.empty(), members);
+                Optional.empty(), Optional.empty(), Optional.empty(), members, PeerProtocol.DEFAULT_BATCH_SIZE);
         return new ClusterConfig(cluster, true, settings, peer, Optional.empty());
     }
 

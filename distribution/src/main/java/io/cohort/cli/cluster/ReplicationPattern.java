@@ -8,8 +8,10 @@ import java.util.regex.Pattern;
  * A replication policy in the study's notation (PAPER.md): {@code ABCD} = protocol (1 multicast,
  * 2 peer, 3 database), trigger (1 onSetAttribute, 2 onRequestEnd, 3 onShutdown), scope
  * (1 modifiedAttributes, 2 allAttributes), delivery (1 async, 2 sync), optionally followed by
- * {@code wqN} for write-quota N (default 1); or {@code none} for no replication. {@code 2211}, the
- * study's recommendation, is peer · onRequestEnd · modifiedAttributes · asynchronous.
+ * {@code wqN} for write-quota N (default 1) and by {@code bN} for a group protocol's {@code batch-size}
+ * N (how many queued asynchronous changes may share one group message; {@code b1} sends each alone;
+ * default: the protocol's); or {@code none} for no replication. {@code 2211}, the study's
+ * recommendation, is peer · onRequestEnd · modifiedAttributes · asynchronous.
  *
  * @param name the pattern as written
  * @param protocol {@code peer}, {@code multicast} or {@code database}; empty for {@code none}
@@ -17,13 +19,15 @@ import java.util.regex.Pattern;
  * @param scope the scope's XML name
  * @param synchronous whether delivery is synchronous
  * @param writeQuota copies per session
+ * @param batchSize the group protocol's {@code batch-size}; empty: its default
  */
 public record ReplicationPattern(String name, Optional<String> protocol, String trigger, String scope,
-        boolean synchronous, int writeQuota) {
+        boolean synchronous, int writeQuota, Optional<Integer> batchSize) {
 
-    public static final ReplicationPattern NONE =
-            new ReplicationPattern("none", Optional.empty(), "onRequestEnd", "modifiedAttributes", false, 1);
-    private static final Pattern SYNTAX = Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?");
+    public static final ReplicationPattern NONE = new ReplicationPattern("none", Optional.empty(), "onRequestEnd",
+            "modifiedAttributes", false, 1, Optional.empty());
+    private static final Pattern SYNTAX =
+            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?");
     private static final String[] PROTOCOLS = {"multicast", "peer", "database"};
     private static final String[] TRIGGERS = {"onSetAttribute", "onRequestEnd", "onShutdown"};
     private static final String[] SCOPES = {"modifiedAttributes", "allAttributes"};
@@ -35,12 +39,19 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
         }
         Matcher m = SYNTAX.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN]: "
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN][bN]: "
                     + "protocol 1 multicast/2 peer/3 database, trigger 1 onSetAttribute/2 onRequestEnd/3 onShutdown, "
-                    + "scope 1 modified/2 all, delivery 1 async/2 sync, e.g. 2211 or 2211wq2");
+                    + "scope 1 modified/2 all, delivery 1 async/2 sync, write-quota N, batch-size N (peer and multicast), "
+                    + "e.g. 2211, 2211wq2 or 2211b1");
         }
-        return new ReplicationPattern(text, Optional.of(PROTOCOLS[digit(m, 1)]), TRIGGERS[digit(m, 2)],
-                SCOPES[digit(m, 3)], digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)));
+        String protocol = PROTOCOLS[digit(m, 1)];
+        Optional<Integer> batchSize = Optional.ofNullable(m.group(6)).map(Integer::parseInt);
+        if (batchSize.isPresent() && protocol.equals("database")) {
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "': bN (batch-size) applies to "
+                    + "the peer and multicast protocols, not to database");
+        }
+        return new ReplicationPattern(text, Optional.of(protocol), TRIGGERS[digit(m, 2)], SCOPES[digit(m, 3)],
+                digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)), batchSize);
     }
 
     private static int digit(Matcher m, int group) {

@@ -58,14 +58,16 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
         if (usesDatabase()) {
             return "<database data-source=\"" + ShopDatabase.JNDI_NAME + "\"/>";
         }
+        String batchSize = pattern.batchSize().map(n -> " batch-size=\"" + n + "\"").orElse("");
         if (pattern.protocol().orElseThrow().equals("multicast")) {
-            return "<multicast ip=\"%s\" port=\"%d\" bind-addr=\"127.0.0.1\"/>".formatted(MULTICAST_GROUP, ports.get(0));
+            return "<multicast ip=\"%s\" port=\"%d\" bind-addr=\"127.0.0.1\"%s/>".formatted(MULTICAST_GROUP, ports.get(0),
+                    batchSize);
         }
         String members = ports.stream().map(p -> "<member host=\"127.0.0.1\" port=\"" + p + "\"/>")
                 .collect(Collectors.joining("\n        "));
         return """
-                <peer bind-addr="127.0.0.1" start-port="%d" range="1" timeout="1s">
+                <peer bind-addr="127.0.0.1" start-port="%d" range="1" timeout="1s"%s>
                         %s
-                      </peer>""".formatted(ports.get(index), members);
+                      </peer>""".formatted(ports.get(index), batchSize, members);
     }
 }

@@ -20,6 +20,7 @@ public final class ReplicationMetrics implements AutoCloseable {
 
     public static final String CHANGES = "cohort.replication.changes";
     public static final String BYTES = "cohort.replication.bytes";
+    public static final String MESSAGES = "cohort.replication.messages";
     public static final String ATTRIBUTES = "cohort.replication.attributes";
     public static final String SYNC_LATENCY = "cohort.replication.sync.latency";
     public static final String SYNC_TIMEOUTS = "cohort.replication.sync.timeouts";
@@ -58,6 +59,7 @@ public final class ReplicationMetrics implements AutoCloseable {
     private final String application;
     private final Counter changesSent;
     private final Counter bytesSent;
+    private final Counter messagesSent;
     private final Counter bytesReceived;
     private final Counter attributesSent;
     private final Timer syncLatency;
@@ -74,6 +76,7 @@ public final class ReplicationMetrics implements AutoCloseable {
         Tags app = Tags.of("app", application);
         this.changesSent = registry.counter(CHANGES, app.and("direction", SENT));
         this.bytesSent = registry.counter(BYTES, app.and("direction", SENT));
+        this.messagesSent = registry.counter(MESSAGES, app.and("direction", SENT));
         this.attributesSent = registry.counter(ATTRIBUTES, app.and("direction", SENT));
         received(registry, application, 0);
         this.bytesReceived = registry.counter(BYTES, app.and("direction", RECEIVED));
@@ -122,6 +125,15 @@ public final class ReplicationMetrics implements AutoCloseable {
         changesSent.increment();
         attributesSent.increment(attributes);
         bytesSent.increment(bytes);
+    }
+
+    /**
+     * Group messages that carried this application's changes, removals, touches and releases (group
+     * protocols only): one per frame, or one per bundle of frames. Changes per message show how much
+     * bundling saves.
+     */
+    public void messagesSent(long messages) {
+        messagesSent.increment(messages);
     }
 
     /** Other outgoing traffic of this application (removals, touches, lookups, copies for rebalancing). */

@@ -41,11 +41,25 @@ final class GroupDispatch implements Dispatch {
 
     @Override
     public void send() {
+        metrics.messagesSent(frames.size());
+        settle(frame -> frame.target() == null ? messenger.sendToAll(frame.bytes())
+                : messenger.send(frame.target(), frame.bytes(), false));
+    }
+
+    /** The frames, in the order they must leave for each target. */
+    List<Frame> frames() {
+        return frames;
+    }
+
+    /**
+     * Puts this dispatch's frames on their way through {@code transmission} (each one alone, or as part
+     * of a bundle that already went) and records the outcome: the bytes sent, and the targets that
+     * missed the change and need a full copy next time.
+     */
+    void settle(Transmission transmission) {
         long bytes = 0;
         for (Frame frame : frames) {
-            boolean sent = frame.target() == null ? messenger.sendToAll(frame.bytes())
-                    : messenger.send(frame.target(), frame.bytes(), false);
-            if (sent) {
+            if (transmission.sent(frame)) {
                 bytes += frame.bytes().length;
             } else if (frame.target() != null) {
                 missed.accept(frame.target());
@@ -56,6 +70,12 @@ final class GroupDispatch implements Dispatch {
         } else {
             metrics.sentBytes(bytes);
         }
+    }
+
+    /** Sends a frame, or tells how its sending went; false when it did not reach the channel. */
+    @FunctionalInterface
+    interface Transmission {
+        boolean sent(Frame frame);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.cohort.replication.group;
 import io.cohort.cluster.ClusterView;
 import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
+import io.cohort.config.GroupProtocol;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.replication.engine.ReplicatingSessionStore;
 import io.cohort.replication.engine.ReplicationMetrics;
@@ -124,7 +125,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
             ReplicationMetrics metrics) {
         String app = context.application();
         GroupSessionTransport[] self = new GroupSessionTransport[1];
-        self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(),
+        FrameBundler bundler = new FrameBundler(group.messenger(), metrics, ((GroupProtocol) cluster.protocol()).batchSize());
+        self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(), bundler,
                 () -> applications.remove(app, self[0]));
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));
         if (applications.put(app, self[0]) != null) {
@@ -181,6 +183,10 @@ public final class GroupReplicationService implements SessionStoreFactory {
 
     GroupChannel channel() {
         return channel;
+    }
+
+    Messenger messenger() {
+        return group.messenger();
     }
 
     /** Records this node's address before the first view is processed (it arrives before connect() returns). */

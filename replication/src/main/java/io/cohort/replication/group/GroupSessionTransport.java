@@ -3,6 +3,7 @@ package io.cohort.replication.group;
 import io.cohort.cluster.Member;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Trigger;
+import io.cohort.replication.engine.Batching;
 import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
@@ -46,9 +47,10 @@ final class GroupSessionTransport implements SessionTransport {
     private final TakeoverCoordinator takeovers;
     private final SessionCacheControl cache;
     private final Runnable onClose;
+    private final FrameBundler bundler;
 
     GroupSessionTransport(String application, ReplicationSettings settings, GroupContext group,
-            ReplicationMetrics metrics, SessionCacheControl cache, Runnable onClose) {
+            ReplicationMetrics metrics, SessionCacheControl cache, FrameBundler bundler, Runnable onClose) {
         this.application = application;
         this.cache = cache;
         this.group = group;
@@ -57,6 +59,7 @@ final class GroupSessionTransport implements SessionTransport {
         this.metrics = metrics;
         this.onClose = onClose;
         this.takeovers = new TakeoverCoordinator(this, group, metrics);
+        this.bundler = bundler;
         metrics.gauge(ReplicationMetrics.OWNED, owned::size);
         metrics.gauge(ReplicationMetrics.QUOTA_DEFICIT, () -> placement.deficit(group.membership().members().size()));
     }
@@ -76,6 +79,12 @@ final class GroupSessionTransport implements SessionTransport {
 
     OwnedSessions owned() {
         return owned;
+    }
+
+    /** Asynchronous lanes send what they hold bundled per target ({@link FrameBundler}). */
+    @Override
+    public Batching batching() {
+        return bundler.batching();
     }
 
     @Override

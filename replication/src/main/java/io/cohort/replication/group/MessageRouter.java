@@ -2,6 +2,7 @@ package io.cohort.replication.group;
 
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.FrameBundle;
 import io.cohort.replication.wire.MalformedMessageException;
 import io.cohort.replication.wire.MessageCodec;
 import io.cohort.replication.wire.ReplicationMessage;
@@ -32,8 +33,9 @@ import org.slf4j.LoggerFactory;
  * concerns: holder-side work (applying changes, answering lookups) to the {@link BackupStore},
  * owner-side work to the application's {@link GroupSessionTransport}, answers to the waiting
  * {@link SyncAcknowledgements} and {@link LookupRequests}. A frame that does not decode (garbage,
- * an unknown type, a bad seal) is dropped, counted in {@code cohort.replication.messages.rejected}
- * and logged once; nothing a peer sends can make this class throw.
+ * an unknown type, a bad seal), and a bundle of frames that is not well formed, is dropped, counted
+ * in {@code cohort.replication.messages.rejected} and logged once; nothing a peer sends can make this
+ * class throw.
  */
 final class MessageRouter implements Inbox {
 
@@ -62,8 +64,26 @@ final class MessageRouter implements Inbox {
         onView.apply(view);
     }
 
+    /** A single frame, or a {@link FrameBundle} whose frames are routed one by one, in order. */
     @Override
     public void frame(Address from, byte[] buffer, int offset, int length) {
+        if (!FrameBundle.isBundle(buffer, offset, length)) {
+            single(from, buffer, offset, length);
+            return;
+        }
+        int[] regions;
+        try {
+            regions = FrameBundle.regions(buffer, offset, length);
+        } catch (MalformedMessageException e) {
+            reject(from, e.getMessage());
+            return;
+        }
+        for (int i = 0; i < regions.length; i += 2) {
+            single(from, buffer, regions[i], regions[i + 1]);
+        }
+    }
+
+    private void single(Address from, byte[] buffer, int offset, int length) {
         ReplicationMessage message;
         try {
             message = codec.decode(buffer, offset, length);

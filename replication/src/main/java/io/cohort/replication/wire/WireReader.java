@@ -100,13 +100,24 @@ final class WireReader {
         return value;
     }
 
+    /** Where the next read starts, as an index into the frame's array. */
+    int position() {
+        return position;
+    }
+
+    /** Skips {@code length} bytes that {@link #readLength} vouched for. */
+    void skip(int length) {
+        position += length;
+    }
+
     void expectEnd() throws MalformedMessageException {
         if (position != end) {
             throw new MalformedMessageException((end - position) + " unexpected trailing bytes");
         }
     }
 
-    private int readLength(int max, String what) throws MalformedMessageException {
+    /** A length prefix of at most {@code max} that does not reach past the frame's end. */
+    int readLength(int max, String what) throws MalformedMessageException {
         int length = readCount(max, what + " length");
         if (length > end - position) {
             throw new MalformedMessageException(what + " length " + length + " exceeds the frame");

@@ -1,0 +1,39 @@
+package io.cohort.cli.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class ReplicationPatternTest {
+
+    @Test
+    void theStudysNotationWithWriteQuotaAndBatchSize() {
+        ReplicationPattern pattern = ReplicationPattern.parse("2112wq2b1");
+
+        assertThat(pattern).isEqualTo(new ReplicationPattern("2112wq2b1", Optional.of("peer"), "onSetAttribute",
+                "modifiedAttributes", true, 2, Optional.of(1)));
+        assertThat(ReplicationPattern.parse("1211").batchSize()).isEmpty();
+        assertThat(ReplicationPattern.parse("1211b16").batchSize()).contains(16);
+    }
+
+    @Test
+    void theBatchSizeReachesTheGroupProtocolsElement() {
+        ReplicationPlan peer = new ReplicationPlan(ReplicationPattern.parse("2211b1"), List.of(7800, 7801));
+        ReplicationPlan multicast = new ReplicationPlan(ReplicationPattern.parse("1211b8"), List.of(45000, 45000));
+        ReplicationPlan unset = new ReplicationPlan(ReplicationPattern.parse("2211"), List.of(7800, 7801));
+
+        assertThat(peer.configXml("c", 1)).contains("<peer bind-addr=\"127.0.0.1\" start-port=\"7801\" range=\"1\" "
+                + "timeout=\"1s\" batch-size=\"1\">");
+        assertThat(multicast.configXml("c", 0)).contains("batch-size=\"8\"/>");
+        assertThat(unset.configXml("c", 0)).doesNotContain("batch-size");
+    }
+
+    @Test
+    void aBatchSizeForTheDatabaseOrOfZeroIsRefused() {
+        assertThatThrownBy(() -> ReplicationPattern.parse("3211b4")).hasMessageContaining("not to database");
+        assertThatThrownBy(() -> ReplicationPattern.parse("2211b0")).hasMessageContaining("invalid replication pattern");
+    }
+}

@@ -66,7 +66,7 @@ final class ClusterBinder {
         }
         return new PeerProtocol(raw.bindAddr, at.integer("start-port", raw.startPort), at.integer("range", raw.range),
                 at.duration("timeout", raw.timeout), discovery, Optional.ofNullable(raw.dnsQuery), jdbc, stack(at, raw.stack), members,
-                at.integer("batch-size", raw.batchSize));
+                at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
     }
 
     private static void requireExactlyWith(SourceElement at, String attribute, String value, Discovery discovery, Discovery needing,
@@ -83,7 +83,7 @@ final class ClusterBinder {
 
     private MulticastProtocol multicast(SourceElement at, RawCohort.RawMulticast raw) throws ConfigException {
         return new MulticastProtocol(raw.ip, at.integer("port", raw.port), raw.bindAddr, at.integer("ttl", raw.ttl), stack(at, raw.stack),
-                at.integer("batch-size", raw.batchSize));
+                at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
     }
 
     private DatabaseProtocol database(SourceElement at, RawCohort.RawDatabase raw) throws ConfigException {

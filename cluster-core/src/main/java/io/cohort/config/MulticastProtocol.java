@@ -1,6 +1,7 @@
 package io.cohort.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -12,11 +13,12 @@ import java.util.Optional;
  * @param bindAddress the interface used for cluster traffic
  * @param ttl         the multicast time-to-live, 0 to 255
  * @param stack       a JGroups stack file replacing the built-in one (absolute path)
- * @param batchSize   the most queued asynchronous changes a send lane puts into one group message
- *                    (1: every change alone)
+ * @param batchSize     the most queued asynchronous changes a send lane puts into one group message
+ *                      (1: every change alone)
+ * @param flushInterval how long a send lane waits for changes to join its group message
  */
-public record MulticastProtocol(String ip, int port, String bindAddress, int ttl, Optional<Path> stack, int batchSize)
-        implements GroupProtocol {
+public record MulticastProtocol(String ip, int port, String bindAddress, int ttl, Optional<Path> stack, int batchSize,
+                                Duration flushInterval) implements GroupProtocol {
 
     public MulticastProtocol {
         Objects.requireNonNull(ip, "ip");
@@ -26,6 +28,6 @@ public record MulticastProtocol(String ip, int port, String bindAddress, int ttl
             throw new IllegalArgumentException("ttl must be from 0 to 255: " + ttl);
         }
         Objects.requireNonNull(stack, "stack");
-        GroupProtocol.checkBatchSize(batchSize);
+        GroupProtocol.checkBundling(batchSize, flushInterval);
     }
 }

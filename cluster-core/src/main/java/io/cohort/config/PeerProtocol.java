@@ -21,13 +21,17 @@ import java.util.Optional;
  * @param members             the initial members for static discovery, in file order
  * @param batchSize           the most queued asynchronous changes a send lane puts into one group
  *                            message (1: every change alone)
+ * @param flushInterval       how long a send lane waits for changes to join its group message
  */
 public record PeerProtocol(String bindAddress, int startPort, int range, Duration timeout, Discovery discovery,
                            Optional<String> dnsQuery, Optional<DataSourceConfig> discoveryDataSource,
-                           Optional<Path> stack, List<PeerMember> members, int batchSize) implements GroupProtocol {
+                           Optional<Path> stack, List<PeerMember> members, int batchSize, Duration flushInterval)
+        implements GroupProtocol {
 
     /** The default {@code batch-size}. */
     public static final int DEFAULT_BATCH_SIZE = 64;
+    /** The default {@code flush-interval}. */
+    public static final Duration DEFAULT_FLUSH_INTERVAL = Duration.ofMillis(2);
 
     public PeerProtocol {
         Objects.requireNonNull(bindAddress, "bindAddress");
@@ -41,7 +45,7 @@ public record PeerProtocol(String bindAddress, int startPort, int range, Duratio
         Objects.requireNonNull(discoveryDataSource, "discoveryDataSource");
         Objects.requireNonNull(stack, "stack");
         members = List.copyOf(members);
-        GroupProtocol.checkBatchSize(batchSize);
+        GroupProtocol.checkBundling(batchSize, flushInterval);
         if (dnsQuery.isPresent() != (discovery == Discovery.DNS)) {
             throw new IllegalArgumentException("dnsQuery is required with DNS discovery and only then");
         }

@@ -108,6 +108,7 @@ final class RawCohort {
         @JsonProperty("data-source") String dataSource;
         String stack;
         @JsonProperty("batch-size") String batchSize = "64";
+        @JsonProperty("flush-interval") String flushInterval = "2ms";
         @JacksonXmlElementWrapper(useWrapping = false)
         @JsonProperty("member")
         List<RawMember> members = new ArrayList<>();
@@ -125,6 +126,7 @@ final class RawCohort {
         String ttl = "2";
         String stack;
         @JsonProperty("batch-size") String batchSize = "64";
+        @JsonProperty("flush-interval") String flushInterval = "2ms";
     }
 
     static final class RawDatabase {

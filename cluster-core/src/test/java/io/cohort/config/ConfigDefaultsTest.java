@@ -51,11 +51,13 @@ class ConfigDefaultsTest {
         b.put("peer/timeout", c -> c.peerProtocol().timeout());
         b.put("peer/discovery", c -> c.peerProtocol().discovery());
         b.put("peer/batch-size", c -> c.peerProtocol().batchSize());
+        b.put("peer/flush-interval", c -> c.peerProtocol().flushInterval());
         b.put("multicast/ip", c -> c.multicastProtocol().ip());
         b.put("multicast/port", c -> c.multicastProtocol().port());
         b.put("multicast/bind-addr", c -> c.multicastProtocol().bindAddress());
         b.put("multicast/ttl", c -> c.multicastProtocol().ttl());
         b.put("multicast/batch-size", c -> c.multicastProtocol().batchSize());
+        b.put("multicast/flush-interval", c -> c.multicastProtocol().flushInterval());
         b.put("database/table-prefix", c -> c.databaseProtocol().tablePrefix());
         b.put("database/batch-size", c -> c.databaseProtocol().batchSize());
         b.put("database/flush-interval", c -> c.databaseProtocol().flushInterval());

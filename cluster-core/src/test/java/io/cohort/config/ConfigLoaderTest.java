@@ -50,7 +50,7 @@ class ConfigLoaderTest {
                 Trigger.ON_SET_ATTRIBUTE, Scope.ALL_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(3))));
         assertThat(cluster.protocol()).isEqualTo(new PeerProtocol("127.0.0.3", 7900, 5, Duration.ofSeconds(2), Discovery.STATIC,
                 Optional.empty(), Optional.empty(), Optional.empty(),
-                List.of(new PeerMember("127.0.0.1", 7900), new PeerMember("blade2", 7901)), PeerProtocol.DEFAULT_BATCH_SIZE));
+                List.of(new PeerMember("127.0.0.1", 7900), new PeerMember("blade2", 7901)), PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL));
         assertThat(cluster.security()).contains(new SecurityConfig(new Secret("cluster-secret-1", "test"), false));
     }
 
@@ -80,12 +80,12 @@ class ConfigLoaderTest {
         assertThat(cluster.replication()).isEqualTo(new ReplicationSettings(1, true, Duration.ofSeconds(1),
                 Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT));
         assertThat(cluster.protocol()).isEqualTo(new MulticastProtocol("230.230.0.1", 45566, "127.0.0.1", 2, Optional.empty(),
-                PeerProtocol.DEFAULT_BATCH_SIZE));
+                PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL));
         assertThat(cluster.security()).isEmpty();
     }
 
     @Test
-    void groupProtocolsTakeABatchSizeAndRefuseZero() throws Exception {
+    void groupProtocolsTakeABatchSizeAndFlushIntervalAndRefuseABatchOfZero() throws Exception {
         CohortConfig peer = TestConfigs.parseText("""
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="n1"/>
@@ -94,11 +94,14 @@ class ConfigLoaderTest {
         CohortConfig multicast = TestConfigs.parseText("""
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="n1"/>
-                  <cluster name="shop"><protocol><multicast batch-size="500"/></protocol></cluster>
+                  <cluster name="shop"><protocol><multicast batch-size="500" flush-interval="0s"/></protocol></cluster>
                 </cohort>""", Map.of());
 
         assertThat(((GroupProtocol) peer.cluster().orElseThrow().protocol()).batchSize()).isEqualTo(1);
         assertThat(((GroupProtocol) multicast.cluster().orElseThrow().protocol()).batchSize()).isEqualTo(500);
+        assertThat(((GroupProtocol) multicast.cluster().orElseThrow().protocol()).flushInterval()).isZero();
+        assertThat(((GroupProtocol) peer.cluster().orElseThrow().protocol()).flushInterval())
+                .isEqualTo(PeerProtocol.DEFAULT_FLUSH_INTERVAL);
         assertThatThrownBy(() -> TestConfigs.parseText("""
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="n1"/>

@@ -18,7 +18,7 @@ class WebAppOverrideTest {
     private static final ReplicationSettings NODE_ASYNC = new ReplicationSettings(1, true, Duration.ofSeconds(1),
             Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, new Delivery.Async(500));
     private static final ClusterConfig CLUSTER = new ClusterConfig("shop", true, NODE_ASYNC,
-            new MulticastProtocol("230.230.0.1", 45566, "127.0.0.1", 2, Optional.empty(), PeerProtocol.DEFAULT_BATCH_SIZE), Optional.empty());
+            new MulticastProtocol("230.230.0.1", 45566, "127.0.0.1", 2, Optional.empty(), PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL), Optional.empty());
     private static final SerializationConfig NODE_SERIALIZATION = new SerializationConfig(DataSize.parse("1MB"), 100, 100_000,
             List.of("java.util.*"));
 

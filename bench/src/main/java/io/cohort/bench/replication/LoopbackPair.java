@@ -7,6 +7,7 @@ import io.cohort.config.Discovery;
 import io.cohort.config.PeerMember;
 import io.cohort.config.PeerProtocol;
 import io.cohort.config.ReplicationSettings;
+import io.cohort.config.SecurityConfig;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.ReplicationMetrics;
@@ -24,30 +25,48 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
 /**
  * Two replication members in this JVM, joined over JGroups TCP on 127.0.0.1 (the {@code <peer>}
  * protocol with its built-in stack), owner {@code n1} running the engine's real
- * {@code ReplicatingSessionStore} for the shop with onRequestEnd, modifiedAttributes, synchronous
- * delivery and write-quota 1; {@code n2} holds the copies.
+ * {@code ReplicatingSessionStore} for the shop with onRequestEnd, modifiedAttributes and write-quota 1
+ * (synchronous delivery unless given another); {@code n2} holds the copies.
  */
 final class LoopbackPair implements AutoCloseable {
 
     private final GroupReplicationService owner;
     private final GroupReplicationService holder;
     private final SimpleMeterRegistry ownerMeters = new SimpleMeterRegistry();
+    private final SimpleMeterRegistry holderMeters = new SimpleMeterRegistry();
     private final SessionStore store;
 
     LoopbackPair() throws Exception {
+        this(new Delivery.Sync(Duration.ofSeconds(2)), PeerProtocol.DEFAULT_BATCH_SIZE, Optional.empty());
+    }
+
+    /**
+     * @param batchSize the {@code <peer batch-size>} of both members
+     * @param security  the cluster's {@code <security>}, as a local cluster has it (authenticated, encrypted)
+     */
+    LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security) throws Exception {
+        this(delivery, batchSize, security, Map.of());
+    }
+
+    /** @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy}) */
+    LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security, Map<String, String> stackTuning)
+            throws Exception {
         int[] ports = {freePort(), freePort()};
         List<PeerMember> members = List.of(new PeerMember("127.0.0.1", ports[0]), new PeerMember("127.0.0.1", ports[1]));
         ReplicationSettings settings = new ReplicationSettings(1, true, Duration.ofSeconds(1), Trigger.ON_REQUEST_END,
-                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2)));
+                Scope.MODIFIED_ATTRIBUTES, delivery);
         String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        owner = start(cluster, "n1", ports[0], members, settings, ownerMeters);
-        holder = start(cluster, "n2", ports[1], members, settings, new SimpleMeterRegistry());
+        ClusterConfig config = clusterConfig(cluster, ports[0], members, settings, batchSize, security);
+        GroupOptions options = GroupOptions.DEFAULT.withStackTuning(stackTuning);
+        owner = start(config, "n1", ownerMeters, options);
+        holder = start(clusterConfig(cluster, ports[1], members, settings, batchSize, security), "n2", holderMeters, options);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (owner.clusterView().members().size() < 2 || holder.clusterView().members().size() < 2) {
             if (System.nanoTime() > deadline) {
@@ -55,7 +74,6 @@ final class LoopbackPair implements AutoCloseable {
             }
             Thread.sleep(20);
         }
-        ClusterConfig config = clusterConfig(cluster, ports[0], members, settings);
         store = owner.newStore(HotPath.APPLICATION);
         store.start(new SessionStoreContext(HotPath.APPLICATION, "/" + HotPath.APPLICATION, "n1", true,
                 HotPath.class.getClassLoader(), HotPath.VALUES, Optional.of(config.replication()), owner.clusterView(),
@@ -76,6 +94,13 @@ final class LoopbackPair implements AutoCloseable {
         return counter == null ? 0 : counter.count();
     }
 
+    /** A counter of the holder's replication meters with {@code direction=received}, 0 if absent. */
+    double holderReceived(String name) {
+        Counter counter = holderMeters.find(name).tags("app", HotPath.APPLICATION, "direction", ReplicationMetrics.RECEIVED)
+                .counter();
+        return counter == null ? 0 : counter.count();
+    }
+
     double syncTimeouts() {
         Counter counter = ownerMeters.find(ReplicationMetrics.SYNC_TIMEOUTS).counter();
         return counter == null ? 0 : counter.count();
@@ -88,19 +113,19 @@ final class LoopbackPair implements AutoCloseable {
         holder.close();
     }
 
-    private static GroupReplicationService start(String cluster, String name, int port, List<PeerMember> members,
-            ReplicationSettings settings, SimpleMeterRegistry meters) throws Exception {
+    private static GroupReplicationService start(ClusterConfig config, String name, SimpleMeterRegistry meters,
+            GroupOptions options) throws Exception {
         Member self = new Member(name, name, "localhost", URI.create("http://127.0.0.1:1/" + name),
                 URI.create("http://127.0.0.1:2/" + name));
-        return GroupReplicationService.start(clusterConfig(cluster, port, members, settings), self, meters,
-                GroupOptions.DEFAULT);
+        return GroupReplicationService.start(config, self, meters, options);
     }
 
     private static ClusterConfig clusterConfig(String cluster, int port, List<PeerMember> members,
-            ReplicationSettings settings) {
+            ReplicationSettings settings, int batchSize, Optional<SecurityConfig> security) {
         PeerProtocol peer = new PeerProtocol("127.0.0.1", port, 1, Duration.ofMillis(500), Discovery.STATIC,
-                Optional.empty(), Optional.empty(), Optional.empty(), members, PeerProtocol.DEFAULT_BATCH_SIZE);
-        return new ClusterConfig(cluster, true, settings, peer, Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.empty(), members, batchSize,
+                PeerProtocol.DEFAULT_FLUSH_INTERVAL);
+        return new ClusterConfig(cluster, true, settings, peer, security);
     }
 
     private static int freePort() throws IOException {

@@ -166,21 +166,20 @@ public final class AsyncSender implements ChangeDelivery {
             }
         }
 
-        /** Adds what is queued, and what arrives within the linger time, up to the batch size. */
+        /**
+         * Adds what is queued and, if that leaves room, sleeps out the linger time once and adds what arrived
+         * meanwhile, up to the batch size. The lane sleeps rather than waits on the queue, so the changes that
+         * arrive meanwhile do not each wake it: one wake-up per group, not one per change.
+         */
         private void collect(List<Dispatch> group) throws InterruptedException {
             int max = batching.maxSize();
             if (max <= 1) {
                 return;
             }
             queue.drainTo(group, max - group.size());
-            long deadline = System.nanoTime() + batching.linger().toNanos();
-            while (group.size() < max) {
-                long left = deadline - System.nanoTime();
-                Dispatch next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
-                if (next == null) {
-                    return;
-                }
-                group.add(next);
+            long linger = batching.linger().toNanos();
+            if (group.size() < max && linger > 0) {
+                TimeUnit.NANOSECONDS.sleep(linger);
                 queue.drainTo(group, max - group.size());
             }
         }

@@ -14,9 +14,12 @@ import java.util.Map;
 /**
  * Sends what an asynchronous send lane took from its queue in one go: the frames of all those
  * dispatches, grouped by target, leave as one group message per target ({@link FrameBundle}), in
- * queue order, so each session's changes still arrive in the order they were made. Nothing waits
- * to be bundled: a lane takes only what is already queued, so an idle node sends each change at once
- * and a busy one pays the group's per-message costs once per bundle instead of once per change.
+ * queue order, so each session's changes still arrive in the order they were made. A lane that woke
+ * for a change sleeps for the {@code flush-interval} (default 2 ms) and then takes what else arrived,
+ * so a busy node pays one wake-up of the lane, one of the group's sender and one of the receiver,
+ * and the group's per-message work (sequence numbers, encryption), per bundle instead of per change.
+ * On this project's 2-core VMs the thread hand-offs were the largest single cost of replicating a
+ * change (see {@code bench/README.md}, "What a replicated change costs").
  *
  * <p>A bundle grows to at most {@link #MAX_BUNDLE_BYTES} (below the stack's fragmentation size) and
  * {@link FrameBundle#MAX_FRAMES} frames; more goes out in further bundles. When a bundle cannot be
@@ -31,17 +34,23 @@ final class FrameBundler {
     private final Messenger messenger;
     private final ReplicationMetrics metrics;
     private final int maxDispatches;
+    private final Duration flushInterval;
 
-    /** @param maxDispatches the most dispatches a lane hands over at once ({@code batch-size}; 1: no bundling) */
-    FrameBundler(Messenger messenger, ReplicationMetrics metrics, int maxDispatches) {
+    /**
+     * @param maxDispatches the most dispatches a lane hands over at once ({@code batch-size}; 1: no bundling)
+     * @param flushInterval how long a lane that woke sleeps before it takes what else was queued
+     *     ({@code flush-interval}; zero: only what is queued already)
+     */
+    FrameBundler(Messenger messenger, ReplicationMetrics metrics, int maxDispatches, Duration flushInterval) {
         this.messenger = messenger;
         this.metrics = metrics;
         this.maxDispatches = maxDispatches;
+        this.flushInterval = flushInterval;
     }
 
-    /** How the transport's asynchronous lanes group dispatches: what is queued, without lingering. */
+    /** How the transport's asynchronous lanes group dispatches ({@link Batching}). */
     Batching batching() {
-        return maxDispatches <= 1 ? Batching.NONE : new Batching(maxDispatches, Duration.ZERO, this::send);
+        return maxDispatches <= 1 ? Batching.NONE : new Batching(maxDispatches, flushInterval, this::send);
     }
 
     /** Sends the group's frames bundled per target and settles every dispatch; never throws. */

@@ -125,7 +125,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
             ReplicationMetrics metrics) {
         String app = context.application();
         GroupSessionTransport[] self = new GroupSessionTransport[1];
-        FrameBundler bundler = new FrameBundler(group.messenger(), metrics, ((GroupProtocol) cluster.protocol()).batchSize());
+        GroupProtocol protocol = (GroupProtocol) cluster.protocol();
+        FrameBundler bundler = new FrameBundler(group.messenger(), metrics, protocol.batchSize(), protocol.flushInterval());
         self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(), bundler,
                 () -> applications.remove(app, self[0]));
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));

@@ -122,4 +122,26 @@ class AsyncSenderTest {
         assertThat(groups.stream().mapToInt(List::size).sum()).as("dispatches sent in groups of more than one")
                 .isGreaterThanOrEqualTo(6);
     }
+
+    @Test
+    void changesArrivingWhileTheLaneLingersJoinItsGroup() throws Exception {
+        List<List<Integer>> groups = new CopyOnWriteArrayList<>();
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        Batching batching = new Batching(64, Duration.ofSeconds(1), group -> {
+            group.forEach(Dispatch::send);
+            groups.add(group.stream().map(d -> ((Probe) d).n).toList());
+        });
+        AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
+        try {
+            sender.deliver("s", new Probe(0, log, new CountDownLatch(0))); // wakes the lane, which then lingers
+            for (int i = 1; i <= 4; i++) {
+                sender.deliver("s", new Probe(i, log, new CountDownLatch(0)));
+            }
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(10))).isTrue();
+        } finally {
+            sender.close();
+        }
+        assertThat(log).containsExactly(0, 1, 2, 3, 4);
+        assertThat(groups).containsExactly(List.of(0, 1, 2, 3, 4));
+    }
 }

@@ -9,6 +9,7 @@ import io.cohort.replication.wire.FrameBundle;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.session.StoredSession;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,7 +42,7 @@ class FrameBundlingTest {
                 queued.add(dispatch(sender, holder, metrics, "bundled-" + i, 2));
             }
 
-            new FrameBundler(sender.service().messenger(), metrics, 64).send(queued);
+            new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO).send(queued);
 
             Await.until("every session's copy at version 2", () -> {
                 for (int i = 0; i < 20; i++) {
@@ -71,7 +72,7 @@ class FrameBundlingTest {
                 queued.add(dispatch(sender, holder, metrics, "large-" + i, 1, value));
             }
 
-            new FrameBundler(sender.service().messenger(), metrics, 64).send(queued);
+            new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO).send(queued);
 
             Await.until("all six copies", () -> {
                 for (int i = 0; i < 6; i++) {

@@ -38,7 +38,7 @@ class GroupStackTest {
     private static PeerProtocol peer(Discovery discovery, Optional<String> dns, Optional<Path> stack) {
         return new PeerProtocol("127.0.0.1", 7900, 3, Duration.ofSeconds(2), discovery, dns, Optional.empty(), stack,
                 discovery == Discovery.STATIC ? List.of(new PeerMember("10.0.0.1", 7900), new PeerMember("10.0.0.2", 7901))
-                        : List.of(), PeerProtocol.DEFAULT_BATCH_SIZE);
+                        : List.of(), PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL);
     }
 
     private static JChannel channel(ProtocolConfig protocol, Optional<SecurityConfig> security) throws Exception {
@@ -64,7 +64,7 @@ class GroupStackTest {
 
     @Test
     void multicastStackUsesTheConfiguredGroupPortTtlAndInterface() throws Exception {
-        try (JChannel channel = channel(new MulticastProtocol("230.1.2.3", 45000, "127.0.0.1", 0, Optional.empty(), PeerProtocol.DEFAULT_BATCH_SIZE),
+        try (JChannel channel = channel(new MulticastProtocol("230.1.2.3", 45000, "127.0.0.1", 0, Optional.empty(), PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL),
                 Optional.empty())) {
             UDP udp = channel.getProtocolStack().findProtocol(UDP.class);
             assertThat(udp.getMulticastAddress().getHostAddress()).isEqualTo("230.1.2.3");

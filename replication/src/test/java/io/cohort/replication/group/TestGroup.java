@@ -121,7 +121,7 @@ public final class TestGroup implements AutoCloseable {
     public TestMember startWithJdbcDiscovery(int slot, String name, io.cohort.config.DataSourceConfig dataSource)
             throws Exception {
         PeerProtocol jdbc = new PeerProtocol("127.0.0.1", ports.get(slot), 1, Duration.ofMillis(300), Discovery.JDBC,
-                Optional.empty(), Optional.of(dataSource), Optional.empty(), List.of(), PeerProtocol.DEFAULT_BATCH_SIZE);
+                Optional.empty(), Optional.of(dataSource), Optional.empty(), List.of(), PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL);
         return start(name, "localhost", settings, security, jdbc);
     }
 
@@ -132,7 +132,7 @@ public final class TestGroup implements AutoCloseable {
     public TestMember startLoner(int slot, String name, Optional<SecurityConfig> memberSecurity) throws Exception {
         PeerProtocol alone = new PeerProtocol("127.0.0.1", ports.get(slot), 1, Duration.ofMillis(300), Discovery.STATIC,
                 Optional.empty(), Optional.empty(), Optional.empty(), List.of(new PeerMember("127.0.0.1", ports.get(slot))),
-                PeerProtocol.DEFAULT_BATCH_SIZE);
+                PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL);
         return start(name, "localhost", settings, memberSecurity, alone);
     }
 
@@ -174,11 +174,11 @@ public final class TestGroup implements AutoCloseable {
     private ProtocolConfig protocol(int slot) {
         if (transport == Transport.MULTICAST) {
             return new MulticastProtocol(multicastAddress, multicastPort, "127.0.0.1", 0, Optional.empty(),
-                    PeerProtocol.DEFAULT_BATCH_SIZE);
+                    PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL);
         }
         List<PeerMember> all = ports.stream().map(p -> new PeerMember("127.0.0.1", p)).toList();
         return new PeerProtocol("127.0.0.1", ports.get(slot), 1, Duration.ofMillis(300), Discovery.STATIC,
-                Optional.empty(), Optional.empty(), Optional.empty(), all, PeerProtocol.DEFAULT_BATCH_SIZE);
+                Optional.empty(), Optional.empty(), Optional.empty(), all, PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL);
     }
 
     @Override

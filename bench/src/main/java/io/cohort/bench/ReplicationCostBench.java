@@ -45,7 +45,7 @@ public final class ReplicationCostBench {
         Path out = Path.of(args.length > 0 && !args[0].startsWith("--") ? args[0]
                 : "bench/results/replication-cost-" + compare).toAbsolutePath();
         Variant[] variants = switch (compare) {
-            case "bundling" -> new Variant[] {new Variant("batch-size 64", 64, Map.of()),
+            case "bundling" -> new Variant[] {new Variant("batch-size 64 (flush-interval 2 ms)", 64, Map.of()),
                 new Variant("batch-size 1", 1, Map.of())};
             case "processing" -> new Variant[] {new Variant("direct", 64, Map.of(POLICY, "direct")),
                 new Variant("max", 64, Map.of(POLICY, "max"))};

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -88,16 +89,22 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
         return perThread;
     }
 
-    /** The request threads, each offering {@code rate / threads} changes a second on its sessions in turn. */
+    /**
+     * The request threads, each offering {@code rate / threads} changes a second on its sessions in turn, with
+     * exponentially distributed gaps (independent users: a Poisson stream), so the threads do not fire in step and
+     * bursts are as likely as in a shop's traffic, no likelier.
+     */
     private void run(LoopbackPair pair, List<List<TestSession>> perThread, Serializable[][] values, Duration length)
             throws InterruptedException {
-        long intervalNanos = Math.round(1e9 * threads / rate);
+        double meanGapNanos = 1e9 * threads / rate;
         long end = System.nanoTime() + length.toNanos();
         AtomicLong failures = new AtomicLong();
         List<Thread> workers = new ArrayList<>();
         for (List<TestSession> mine : perThread) {
+            long seed = workers.size() + 31L * length.toMillis();
             Thread worker = new Thread(() -> {
-                long next = System.nanoTime();
+                SplittableRandom random = new SplittableRandom(seed);
+                long next = System.nanoTime() + gap(random, meanGapNanos);
                 int i = 0;
                 while (next < end) {
                     LockSupport.parkNanos(next - System.nanoTime());
@@ -113,7 +120,7 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
                         failures.incrementAndGet();
                     }
                     i++;
-                    next += intervalNanos;
+                    next += gap(random, meanGapNanos);
                 }
             }, "bench-request-" + workers.size());
             workers.add(worker);
@@ -125,6 +132,10 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " requests failed to replicate");
         }
+    }
+
+    private static long gap(SplittableRandom random, double meanNanos) {
+        return Math.round(-meanNanos * Math.log(1 - random.nextDouble()));
     }
 
     /** Waits until the holder has applied every change the owner sent. */

@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * (back-pressure) for at most {@link #BACK_PRESSURE_WAIT}; after that the change is dropped,
  * counted, and abandoned so the transport sends the session in full next time.
  *
- * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and what arrives
- * within the linger time) as one group, in queue order, instead of one dispatch at a time.
+ * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and, when the lane
+ * is busy, what arrives within the linger time) as one group, in queue order, instead of one dispatch
+ * at a time.
  */
 public final class AsyncSender implements ChangeDelivery {
 
@@ -134,6 +135,7 @@ public final class AsyncSender implements ChangeDelivery {
         final BlockingQueue<Dispatch> queue;
         final AtomicInteger pending = new AtomicInteger();
         Thread thread;
+        private long lastWoken = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
 
         Lane(int capacity) {
             this.queue = new ArrayBlockingQueue<>(capacity);
@@ -167,18 +169,23 @@ public final class AsyncSender implements ChangeDelivery {
         }
 
         /**
-         * Adds what is queued and, if that leaves room, sleeps out the linger time once and adds what arrived
-         * meanwhile, up to the batch size. The lane sleeps rather than waits on the queue, so the changes that
-         * arrive meanwhile do not each wake it: one wake-up per group, not one per change.
+         * Adds what is queued and, if that leaves room and the lane is busy, sleeps out the linger time once and
+         * adds what arrived meanwhile, up to the batch size. The lane sleeps rather than waits on the queue, so
+         * the changes that arrive meanwhile do not each wake it: one wake-up per group, not one per change. It
+         * counts as busy when it was woken less than one linger time before: then more changes are likely to
+         * come within the linger, while a lane woken rarely sends at once instead of adding a sleep's wake-up.
          */
         private void collect(List<Dispatch> group) throws InterruptedException {
+            long now = System.nanoTime();
+            long sincePrevious = now - lastWoken;
+            lastWoken = now;
             int max = batching.maxSize();
             if (max <= 1) {
                 return;
             }
             queue.drainTo(group, max - group.size());
             long linger = batching.linger().toNanos();
-            if (group.size() < max && linger > 0) {
+            if (group.size() < max && linger > 0 && sincePrevious < linger) {
                 TimeUnit.NANOSECONDS.sleep(linger);
                 queue.drainTo(group, max - group.size());
             }

@@ -9,13 +9,14 @@ import java.util.function.Consumer;
  * How the {@link AsyncSender} may group queued dispatches of one lane, as a {@link SessionTransport}
  * asks for it (a database writes several changes in one transaction; a group sends several in one
  * message). A lane that takes a dispatch also takes whatever else is queued and, while it has fewer
- * than {@code maxSize}, sleeps once for {@code linger} and takes what arrived meanwhile; then it hands
- * the group, in queue order, to {@code sender}. It sleeps rather than waiting on the queue, so the
- * dispatches arriving meanwhile do not each wake it. The order of the changes of one session is kept,
- * since a session always uses the same lane.
+ * than {@code maxSize} and it was woken less than {@code linger} before (it is busy), sleeps once for
+ * {@code linger} and takes what arrived meanwhile; then it hands the group, in queue order, to
+ * {@code sender}. It sleeps rather than waiting on the queue, so the dispatches arriving meanwhile do
+ * not each wake it; a lane woken rarely sends at once. The order of the changes of one session is
+ * kept, since a session always uses the same lane.
  *
  * @param maxSize most dispatches in one group (1: no grouping)
- * @param linger  how long a lane sleeps for others to join a group that has room (zero: no sleep)
+ * @param linger  how long a busy lane sleeps for others to join a group that has room (zero: no sleep)
  * @param sender  sends a group; must treat each dispatch as {@link Dispatch#send()} would, never throw
  */
 public record Batching(int maxSize, Duration linger, Consumer<List<Dispatch>> sender) {

@@ -133,15 +133,18 @@ class AsyncSenderTest {
         });
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         try {
-            sender.deliver("s", new Probe(0, log, new CountDownLatch(0))); // wakes the lane, which then lingers
-            for (int i = 1; i <= 4; i++) {
+            // the lane's first wake-up in a long while: it sends at once instead of lingering for a second
+            sender.deliver("s", new Probe(0, log, new CountDownLatch(0)));
+            assertThat(sender.awaitQuiet(Duration.ofMillis(900))).isTrue();
+            // woken again within the linger: the lane is busy, so it lingers and the others join its group
+            for (int i = 1; i <= 5; i++) {
                 sender.deliver("s", new Probe(i, log, new CountDownLatch(0)));
             }
             assertThat(sender.awaitQuiet(Duration.ofSeconds(10))).isTrue();
         } finally {
             sender.close();
         }
-        assertThat(log).containsExactly(0, 1, 2, 3, 4);
-        assertThat(groups).containsExactly(List.of(0, 1, 2, 3, 4));
+        assertThat(log).containsExactly(0, 1, 2, 3, 4, 5);
+        assertThat(groups).containsExactly(List.of(1, 2, 3, 4, 5)); // 0 went alone (a group of one is sent directly)
     }
 }

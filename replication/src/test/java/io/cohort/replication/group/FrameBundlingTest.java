@@ -44,14 +44,7 @@ class FrameBundlingTest {
 
             new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO).send(queued);
 
-            Await.until("every session's copy at version 2", () -> {
-                for (int i = 0; i < 20; i++) {
-                    if (holder.backupVersion("bundled-" + i) != 2) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            awaitCopies(holder, "bundled-", 20, 2);
             assertThat(counter(registry, ReplicationMetrics.MESSAGES)).isEqualTo(1.0);
             assertThat(counter(registry, ReplicationMetrics.CHANGES)).isEqualTo(40.0);
             assertThat(holder.rejectedMessages()).isZero();
@@ -74,14 +67,7 @@ class FrameBundlingTest {
 
             new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO).send(queued);
 
-            Await.until("all six copies", () -> {
-                for (int i = 0; i < 6; i++) {
-                    if (holder.backupVersion("large-" + i) != 1) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            awaitCopies(holder, "large-", 6, 1);
             assertThat(counter(registry, ReplicationMetrics.MESSAGES)).isEqualTo(3.0); // two frames a bundle
         }
     }
@@ -105,6 +91,18 @@ class FrameBundlingTest {
                     && receiver.backupVersion("good-2") == 1);
             assertThat(receiver.rejectedMessages()).isEqualTo(2); // the truncated bundle, and the bad frame
         }
+    }
+
+    /** Waits until the holder has sessions {@code prefix0} .. {@code prefix(count-1)} at {@code version}. */
+    private static void awaitCopies(TestMember holder, String prefix, int count, long version) {
+        Await.until(count + " copies at version " + version, () -> {
+            for (int i = 0; i < count; i++) {
+                if (holder.backupVersion(prefix + i) != version) {
+                    return false;
+                }
+            }
+            return true;
+        });
     }
 
     private static GroupDispatch dispatch(TestMember sender, TestMember holder, ReplicationMetrics metrics, String id,

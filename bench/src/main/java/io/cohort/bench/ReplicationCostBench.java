@@ -117,8 +117,7 @@ public final class ReplicationCostBench {
         }
         double[] sorted = ratios.clone();
         Arrays.sort(sorted);
-        double median = sorted.length % 2 == 1 ? sorted[sorted.length / 2]
-                : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+        double median = Median.median(ratios);
         md.append(String.format(Locale.ROOT, "%nMedian of the per-round ratios: a change costs **%.1f %%** of the CPU with %s "
                 + "that it costs with %s (range %.1f–%.1f %%).%n", 100 * median, a, b, 100 * sorted[0],
                 100 * sorted[sorted.length - 1]));

@@ -1,12 +1,13 @@
 package io.cohort.bench.balancer;
 
+import static io.cohort.bench.Median.median;
+
 import io.cohort.bench.MachineInfo;
 import io.cohort.bench.balancer.Measurement.Load;
 import io.cohort.bench.balancer.Measurement.Target;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -174,13 +175,4 @@ public final class OverheadReport {
                 .findFirst().orElse(null);
     }
 
-    static double median(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
 }

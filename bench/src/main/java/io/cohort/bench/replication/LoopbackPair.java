@@ -44,18 +44,14 @@ final class LoopbackPair implements AutoCloseable {
     private final SessionStore store;
 
     LoopbackPair() throws Exception {
-        this(new Delivery.Sync(Duration.ofSeconds(2)), PeerProtocol.DEFAULT_BATCH_SIZE, Optional.empty());
+        this(new Delivery.Sync(Duration.ofSeconds(2)), PeerProtocol.DEFAULT_BATCH_SIZE, Optional.empty(), Map.of());
     }
 
     /**
-     * @param batchSize the {@code <peer batch-size>} of both members
-     * @param security  the cluster's {@code <security>}, as a local cluster has it (authenticated, encrypted)
+     * @param batchSize   the {@code <peer batch-size>} of both members
+     * @param security    the cluster's {@code <security>}, as a local cluster has it (authenticated, encrypted)
+     * @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy})
      */
-    LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security) throws Exception {
-        this(delivery, batchSize, security, Map.of());
-    }
-
-    /** @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy}) */
     LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security, Map<String, String> stackTuning)
             throws Exception {
         int[] ports = {freePort(), freePort()};

@@ -176,13 +176,13 @@ public final class AsyncSender implements ChangeDelivery {
          * come within the linger, while a lane woken rarely sends at once instead of adding a sleep's wake-up.
          */
         private void collect(List<Dispatch> group) throws InterruptedException {
-            long now = System.nanoTime();
-            long sincePrevious = now - lastWoken;
-            lastWoken = now;
             int max = batching.maxSize();
             if (max <= 1) {
                 return;
             }
+            long now = System.nanoTime();
+            long sincePrevious = now - lastWoken;
+            lastWoken = now;
             queue.drainTo(group, max - group.size());
             long linger = batching.linger().toNanos();
             if (group.size() < max && linger > 0 && sincePrevious < linger) {

@@ -1,8 +1,9 @@
 package io.cohort.bench.study.report;
 
+import static io.cohort.bench.Median.median;
+
 import io.cohort.bench.study.model.ExperimentResult;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,16 +64,6 @@ record PairedRounds(String pattern, String reference, List<Round> rounds) {
         return median(rounds.stream().mapToDouble(Round::ratio).filter(r -> !Double.isNaN(r)).toArray());
     }
 
-    /** The median of the values (the mean of the middle two for an even count); NaN for none. */
-    static double median(double[] values) {
-        if (values.length == 0) {
-            return Double.NaN;
-        }
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
 
     double minRatio() {
         return rounds.stream().mapToDouble(Round::ratio).filter(r -> !Double.isNaN(r)).min().orElse(Double.NaN);

@@ -1,5 +1,7 @@
 package io.cohort.bench.study.report;
 
+import io.cohort.bench.Median;
+
 import io.cohort.bench.study.driver.DriverSettings;
 import io.cohort.bench.study.model.ExperimentResult;
 import io.cohort.bench.study.model.FailoverOutcome;
@@ -89,7 +91,7 @@ final class Targets {
      * the reason: judged on the reference's median mean response time over its rounds.
      */
     private TargetResult atSaturation(TargetResult result, String reference, int nodes, String load) {
-        double median = PairedRounds.median(data.rounds(reference, nodes, load).stream()
+        double median = Median.median(data.rounds(reference, nodes, load).stream()
                 .mapToDouble(r -> r.summary().meanMs()).toArray());
         double thinkMs = DriverSettings.STUDY_THINK_TIME.toMillis();
         if (median >= SATURATION_RESPONSE_SHARE * thinkMs) {

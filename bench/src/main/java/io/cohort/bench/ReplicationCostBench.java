@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,10 +23,12 @@ import java.util.Map;
  * <p>Comparisons ({@code --compare}): {@code bundling}, frame bundling ({@code batch-size} 64, the default)
  * against one change per message ({@code batch-size} 1); {@code processing}, JGroups delivering regular
  * messages on the connection's receiver thread ({@code message_processing_policy="direct"}) against handing
- * them to its thread pool ({@code max}).
+ * them to its thread pool ({@code max}); {@code tuning}, any two variants given as {@code --a} and {@code --b}, each
+ * {@code key=value} pairs separated by commas (stack placeholders such as {@code cohort.bundler_type}, and
+ * {@code batch-size}; empty: the defaults).
  *
  * <pre>
- * java -cp ... io.cohort.bench.ReplicationCostBench [out-dir] [--compare bundling|processing] [--rounds 4]
+ * java -cp ... io.cohort.bench.ReplicationCostBench [out-dir] [--compare bundling|processing|tuning] [--rounds 4]
  *     [--rate 3000] [--threads 8] [--sessions 800] [--warmup 15] [--window 20]
  * </pre>
  */
@@ -49,7 +52,8 @@ public final class ReplicationCostBench {
                 new Variant("batch-size 1", 1, Map.of())};
             case "processing" -> new Variant[] {new Variant("direct", 64, Map.of(POLICY, "direct")),
                 new Variant("max", 64, Map.of(POLICY, "max"))};
-            default -> throw new IllegalArgumentException("--compare takes bundling or processing: " + compare);
+            case "tuning" -> new Variant[] {tuned(text(args, "--a", "")), tuned(text(args, "--b", ""))};
+            default -> throw new IllegalArgumentException("--compare takes bundling, processing or tuning: " + compare);
         };
         int rounds = option(args, "--rounds", 4);
         int rate = option(args, "--rate", 3000);
@@ -85,6 +89,30 @@ public final class ReplicationCostBench {
         Files.writeString(out.resolve("summary.md"), summary(variants, results, rate, threads, sessions, warmup, window,
                 started, loadBefore, command));
         System.out.println(Files.readString(out.resolve("summary.md")));
+    }
+
+    /**
+     * A variant given as {@code key=value} pairs separated by commas: JGroups stack placeholders ({@code cohort.*})
+     * and {@code batch-size}; an empty text is the defaults.
+     */
+    private static Variant tuned(String spec) {
+        Map<String, String> tuning = new LinkedHashMap<>();
+        int batchSize = 64;
+        for (String pair : spec.split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            String[] kv = pair.split("=", 2);
+            if (kv.length != 2) {
+                throw new IllegalArgumentException("a tuning is key=value[,key=value...]: " + spec);
+            }
+            if (kv[0].equals("batch-size")) {
+                batchSize = Integer.parseInt(kv[1]);
+            } else {
+                tuning.put(kv[0], kv[1]);
+            }
+        }
+        return new Variant(spec.isBlank() ? "defaults" : spec, batchSize, Map.copyOf(tuning));
     }
 
     private static AsyncReplicationCost cost(Variant variant, int rate, int threads, int sessions) {

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.http.HttpCookieStore;
@@ -46,6 +47,16 @@ public final class LoadDriver implements AutoCloseable {
      * @throws Exception if the HTTP client cannot start or the shop does not serve its keywords
      */
     public static LoadDriver start(DriverSettings settings, Duration warmup, Duration duration) throws Exception {
+        return start(settings, warmup, duration, () -> true);
+    }
+
+    /**
+     * As {@link #start(DriverSettings, Duration, Duration)}, with users that start a scenario only while
+     * {@code admission} says yes (asked before every scenario); a scenario under way always runs to its end. Two
+     * drivers with complementary admissions take turns loading two systems.
+     */
+    public static LoadDriver start(DriverSettings settings, Duration warmup, Duration duration,
+            BooleanSupplier admission) throws Exception {
         HttpClient http = newClient(settings);
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(2, r -> {
             Thread thread = new Thread(r, "load-driver-timer");
@@ -57,7 +68,7 @@ public final class LoadDriver implements AutoCloseable {
             ShopVocabulary vocabulary = keywords(http, settings.shops().get(0), settings.pageTimeout());
             long origin = System.nanoTime() + warmup.toNanos();
             LoadStats stats = new LoadStats(origin, duration.toNanos());
-            DriverContext context = new DriverContext(settings, http, timer, stats, vocabulary);
+            DriverContext context = new DriverContext(settings, http, timer, stats, vocabulary, admission);
             LoadDriver driver = new LoadDriver(http, timer, context, origin + duration.toNanos());
             driver.startUsers(warmup);
             timer.schedule(context::stop, Math.max(0, driver.end - System.nanoTime()), TimeUnit.NANOSECONDS);

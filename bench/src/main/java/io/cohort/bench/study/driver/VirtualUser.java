@@ -3,12 +3,17 @@ package io.cohort.bench.study.driver;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One closed-loop virtual user: runs scenarios one after another, each with a new session, until the run
- * stops; reports every scenario's outcome. Never blocks a thread: each page is a callback of the previous one.
+ * stops; reports every scenario's outcome. Never blocks a thread: each page is a callback of the previous one, and
+ * a user the driver does not admit yet looks again after {@link #ADMISSION_POLL_MILLIS}.
  */
 final class VirtualUser {
+
+    /** How often a user waiting for admission asks again. */
+    static final long ADMISSION_POLL_MILLIS = 50;
 
     private final DriverContext context;
     private final ShopBrowser browser;
@@ -33,6 +38,10 @@ final class VirtualUser {
     private void nextScenario() {
         if (context.stopping()) {
             finished.complete(null);
+            return;
+        }
+        if (!context.admits()) {
+            context.timer.schedule(this::nextScenario, ADMISSION_POLL_MILLIS, TimeUnit.MILLISECONDS);
             return;
         }
         browser.forget();

@@ -1,0 +1,163 @@
+package io.cohort.bench;
+
+import io.cohort.bench.study.run.DataSetSize;
+import io.cohort.bench.study.run.InterleavedComparison;
+import io.cohort.bench.study.run.InterleavedComparison.Settings;
+import io.cohort.bench.study.run.InterleavedComparison.Window;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Throughput of two replication patterns at the same load, compared in turns on two clusters that run side by
+ * side ({@link InterleavedComparison}); each of B's turns is judged against the mean of the A turns just before and
+ * after it, and the verdict is the median of those ratios. Writes {@code windows.csv} and {@code summary.md}.
+ *
+ * <pre>
+ * java -cp ... io.cohort.bench.InterleavedBench [out-dir] [--patterns none,2211] [--nodes 2] [--load 250]
+ *     [--window 40] [--settle 15] [--warmup-pairs 8] [--pairs 5] [--cohort-home distribution/target/cohort]
+ * </pre>
+ */
+public final class InterleavedBench {
+
+    /**
+     * One of B's turns against the A turns around it.
+     *
+     * @param before  A's turn before
+     * @param pattern B's turn
+     * @param after   A's turn after
+     */
+    public record Pair(Window before, Window pattern, Window after) {
+        /** B's throughput over the mean of A's two neighbouring turns. */
+        public double ratio() {
+            return pattern.pagesPerSecond() / ((before.pagesPerSecond() + after.pagesPerSecond()) / 2);
+        }
+
+        /** B's node CPU per page over the mean of A's. */
+        public double cpuRatio() {
+            return pattern.nodeCpuMillisPerPage()
+                    / ((before.nodeCpuMillisPerPage() + after.nodeCpuMillisPerPage()) / 2);
+        }
+    }
+
+    private InterleavedBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> patterns = List.of(text(args, "--patterns", "none,2211").split(","));
+        Path out = Path.of(args.length > 0 && !args[0].startsWith("--") ? args[0]
+                : "bench/results/interleaved-" + String.join("-vs-", patterns)).toAbsolutePath();
+        Path home = Path.of(text(args, "--cohort-home", "distribution/target/cohort")).toAbsolutePath().normalize();
+        Settings settings = new Settings(home, home.resolve("webapps").resolve("jpetstore.war"), DataSetSize.QUICK,
+                patterns, option(args, "--nodes", 2), option(args, "--load", 250),
+                Duration.ofSeconds(option(args, "--window", 40)), Duration.ofSeconds(option(args, "--settle", 15)),
+                option(args, "--warmup-pairs", 8), option(args, "--pairs", 5), 2007, Duration.ofMinutes(3));
+        if (!Files.isDirectory(home.resolve("lib"))) {
+            throw new IllegalArgumentException("no built distribution in " + home
+                    + "; build it (./mvnw -pl distribution -am package) or pass --cohort-home");
+        }
+        Files.createDirectories(out);
+        String loadBefore = MachineInfo.currentLoadAverage();
+        Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        List<Window> windows = InterleavedComparison.run(settings, out.resolve("work"), System.out);
+        Instant ended = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        Files.writeString(out.resolve("windows.csv"), csv(windows));
+        String command = "bench/run-interleaved.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
+        Files.writeString(out.resolve("summary.md"), summary(settings, windows, started, ended, loadBefore, command));
+        System.out.println(Files.readString(out.resolve("summary.md")));
+    }
+
+    /** B's recorded turns, each with the recorded A turns on either side of it. */
+    public static List<Pair> pairs(List<Window> windows) {
+        List<Pair> pairs = new ArrayList<>();
+        for (int k = 1; k + 1 < windows.size(); k++) {
+            Window before = windows.get(k - 1);
+            Window b = windows.get(k);
+            Window after = windows.get(k + 1);
+            if (k % 2 == 1 && before.recorded() && b.recorded() && after.recorded()) {
+                pairs.add(new Pair(before, b, after));
+            }
+        }
+        return pairs;
+    }
+
+    static String csv(List<Window> windows) {
+        StringBuilder csv = new StringBuilder("turn,pattern,recorded,seconds,pages,pages_per_s,idle_side_pages,errors,"
+                + "sessions_lost,node_cpu_s,node_cpu_ms_per_page,idle_side_node_cpu_s,bench_cpu_s,machine_busy\n");
+        for (Window w : windows) {
+            csv.append(String.format(Locale.ROOT, "%d,%s,%b,%.0f,%d,%.2f,%d,%d,%d,%.2f,%.3f,%.2f,%.2f,%.3f%n",
+                    w.index() + 1, w.pattern(), w.recorded(), w.seconds(), w.pages(), w.pagesPerSecond(), w.idlePages(),
+                    w.errors(), w.sessionsLost(), w.nodeCpuSeconds(), w.nodeCpuMillisPerPage(), w.idleNodeCpuSeconds(),
+                    w.benchCpuSeconds(), w.machineBusy()));
+        }
+        return csv.toString();
+    }
+
+    static String summary(Settings settings, List<Window> windows, Instant started, Instant ended, String loadBefore,
+            String command) {
+        String a = settings.patterns().get(0);
+        String b = settings.patterns().get(1);
+        List<Pair> pairs = pairs(windows);
+        StringBuilder md = new StringBuilder("# " + b + " against " + a + ", in turns on two clusters side by side\n\n");
+        md.append(String.format(Locale.ROOT, "Run %s to %s, %s; load average before: %s. Command: `%s`.%n%n", started,
+                ended, MachineInfo.now(), loadBefore, command));
+        md.append(String.format(Locale.ROOT, "Two local clusters of %d node(s) each, one replicating with %s and one "
+                + "with %s, on one embedded H2 database, each behind one Cohort balancer per host (roundrobin:local, "
+                + "in the bench's JVM with both drivers). The load, %d closed-loop users per node (%d in all, the "
+                + "study's scenario and think time), takes turns between the clusters: %d-second turns, A B A B … A, "
+                + "the first %d s of each not measured (the other side's scenarios finish in it); %d warm-up pairs, "
+                + "then %d recorded pairs. Each %s turn is compared with the mean of the %s turns before and after it.%n%n",
+                settings.nodes(), a, b, settings.usersPerNode(), settings.nodes() * settings.usersPerNode(),
+                settings.window().toSeconds(), settings.settle().toSeconds(), settings.warmupPairs(), settings.pairs(),
+                b, a));
+        md.append("| pair | " + a + " before (pages/s) | " + b + " (pages/s) | " + a + " after (pages/s) | "
+                + b + " / " + a + " | node CPU ms/page " + a + " → " + b + " | machine busy |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        double[] ratios = new double[pairs.size()];
+        double[] cpuRatios = new double[pairs.size()];
+        for (int i = 0; i < pairs.size(); i++) {
+            Pair p = pairs.get(i);
+            ratios[i] = p.ratio();
+            cpuRatios[i] = p.cpuRatio();
+            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f %% | %.3f → %.3f | %.0f %% |%n", i + 1,
+                    p.before().pagesPerSecond(), p.pattern().pagesPerSecond(), p.after().pagesPerSecond(),
+                    100 * p.ratio(), (p.before().nodeCpuMillisPerPage() + p.after().nodeCpuMillisPerPage()) / 2,
+                    p.pattern().nodeCpuMillisPerPage(), 100 * p.pattern().machineBusy()));
+        }
+        List<Window> recorded = windows.stream().filter(Window::recorded).toList();
+        long errors = recorded.stream().mapToLong(Window::errors).sum();
+        long lost = recorded.stream().mapToLong(Window::sessionsLost).sum();
+        long idlePages = recorded.stream().mapToLong(Window::idlePages).sum();
+        long pages = recorded.stream().mapToLong(Window::pages).sum();
+        double minBusy = recorded.stream().mapToDouble(Window::machineBusy).min().orElse(Double.NaN);
+        double[] sorted = ratios.clone();
+        Arrays.sort(sorted);
+        md.append(String.format(Locale.ROOT, "%n**%s served %.1f %% of %s's pages/s** (median of %d pairs; range "
+                + "%.1f–%.1f %%). Node CPU per page: %s %.1f %% of %s's (median). Recorded turns: %d errors, %d sessions "
+                + "lost; the idle side served %d pages in the measured parts (%.2f %% of the loaded side's); the machine "
+                + "was at least %.0f %% busy in every measured part.%n", b, 100 * Median.median(ratios), a, pairs.size(),
+                sorted.length == 0 ? Double.NaN : 100 * sorted[0],
+                sorted.length == 0 ? Double.NaN : 100 * sorted[sorted.length - 1], b, 100 * Median.median(cpuRatios), a,
+                errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
+        return md.toString();
+    }
+
+    private static int option(String[] args, String name, int fallback) {
+        return Integer.parseInt(text(args, name, Integer.toString(fallback)));
+    }
+
+    private static String text(String[] args, String name, String fallback) {
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals(name)) {
+                return args[i + 1];
+            }
+        }
+        return fallback;
+    }
+}

@@ -1,0 +1,77 @@
+package io.cohort.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.cohort.bench.InterleavedBench.Pair;
+import io.cohort.bench.study.run.DataSetSize;
+import io.cohort.bench.study.run.InterleavedComparison.Settings;
+import io.cohort.bench.study.run.InterleavedComparison.Window;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InterleavedBenchTest {
+
+    /** A turn of 20 measured seconds serving {@code pagesPerSecond}, with 0.5 s of node CPU per 1,000 pages. */
+    private static Window turn(int index, boolean recorded, double pagesPerSecond) {
+        long pages = Math.round(pagesPerSecond * 20);
+        return new Window(index, index % 2 == 0 ? "none" : "2211", recorded, 20, pages, 3, 0, 0, pages * 0.0005,
+                0.1, 5, 0.99);
+    }
+
+    private static List<Window> turns(double... pagesPerSecond) {
+        List<Window> turns = new ArrayList<>();
+        for (int k = 0; k < pagesPerSecond.length; k++) {
+            turns.add(turn(k, k >= 2, pagesPerSecond[k]));
+        }
+        return turns;
+    }
+
+    @Test
+    void eachRecordedTurnOfBIsJudgedAgainstTheMeanOfTheATurnsAroundIt() {
+        // turns 0 and 1 are warm-up; A turns at even indexes drift upwards, B turns at odd ones
+        List<Pair> pairs = InterleavedBench.pairs(turns(50, 10, 100, 90, 110, 95, 120));
+
+        assertThat(pairs).hasSize(2);
+        assertThat(pairs.get(0).before().index()).isEqualTo(2);
+        assertThat(pairs.get(0).pattern().index()).isEqualTo(3);
+        assertThat(pairs.get(0).after().index()).isEqualTo(4);
+        assertThat(pairs.get(0).ratio()).isCloseTo(90.0 / 105, within(1e-9));
+        assertThat(pairs.get(1).ratio()).isCloseTo(95.0 / 115, within(1e-9));
+        assertThat(pairs.get(1).cpuRatio()).isCloseTo(1.0, within(1e-9));
+    }
+
+    @Test
+    void aTurnOfBWithoutARecordedATurnOnBothSidesIsNotPaired() {
+        assertThat(InterleavedBench.pairs(turns(50, 10, 100, 90))).isEmpty();
+        assertThat(InterleavedBench.pairs(turns(50, 10))).isEmpty();
+    }
+
+    @Test
+    void theSummaryStatesTheMedianRatioAndWhatLeakedFromTheIdleSide() {
+        Settings settings = new Settings(Path.of("home"), Path.of("shop.war"), DataSetSize.QUICK,
+                List.of("none", "2211"), 2, 400, Duration.ofSeconds(30), Duration.ofSeconds(10), 1, 3, 1,
+                Duration.ofMinutes(1));
+        String summary = InterleavedBench.summary(settings, turns(50, 10, 100, 90, 110, 99, 120, 110, 100),
+                Instant.EPOCH, Instant.EPOCH.plusSeconds(300), "0.5", "bench/run-interleaved.sh");
+
+        // ratios 90/105 = 85.7 %, 99/115 = 86.1 %, 110/110 = 100 %: the median is the middle one
+        assertThat(summary).contains("**2211 served 86.1 % of none's pages/s** (median of 3 pairs; range 85.7–100.0 %)");
+        assertThat(summary).contains("the idle side served 21 pages");
+        assertThat(summary).contains("| 2 | 110.0 | 99.0 | 120.0 | 86.1 % |");
+    }
+
+    @Test
+    void settingsRefuseAnythingButTwoPatternsAndASettlingTimeShorterThanATurn() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Settings(Path.of("h"), Path.of("w"),
+                DataSetSize.QUICK, List.of("none"), 2, 10, Duration.ofSeconds(30), Duration.ofSeconds(5), 0, 1, 1,
+                Duration.ofMinutes(1))).hasMessageContaining("exactly two patterns");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Settings(Path.of("h"), Path.of("w"),
+                DataSetSize.QUICK, List.of("none", "2211"), 2, 10, Duration.ofSeconds(30), Duration.ofSeconds(30), 0,
+                1, 1, Duration.ofMinutes(1))).hasMessageContaining("settle shorter");
+    }
+}

@@ -50,14 +50,14 @@ public final class InterleavedBench {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> patterns = List.of(text(args, "--patterns", "none,2211").split(","));
+        List<String> patterns = List.of(BenchArgs.text(args, "--patterns", "none,2211").split(","));
         Path out = Path.of(args.length > 0 && !args[0].startsWith("--") ? args[0]
                 : "bench/results/interleaved-" + String.join("-vs-", patterns)).toAbsolutePath();
-        Path home = Path.of(text(args, "--cohort-home", "distribution/target/cohort")).toAbsolutePath().normalize();
+        Path home = Path.of(BenchArgs.text(args, "--cohort-home", "distribution/target/cohort")).toAbsolutePath().normalize();
         Settings settings = new Settings(home, home.resolve("webapps").resolve("jpetstore.war"), DataSetSize.QUICK,
-                patterns, option(args, "--nodes", 2), option(args, "--load", 250),
-                Duration.ofSeconds(option(args, "--window", 40)), Duration.ofSeconds(option(args, "--settle", 15)),
-                option(args, "--warmup-pairs", 8), option(args, "--pairs", 5), 2007, Duration.ofMinutes(3));
+                patterns, BenchArgs.option(args, "--nodes", 2), BenchArgs.option(args, "--load", 250),
+                Duration.ofSeconds(BenchArgs.option(args, "--window", 40)), Duration.ofSeconds(BenchArgs.option(args, "--settle", 15)),
+                BenchArgs.option(args, "--warmup-pairs", 8), BenchArgs.option(args, "--pairs", 5), 2007, Duration.ofMinutes(3));
         if (!Files.isDirectory(home.resolve("lib"))) {
             throw new IllegalArgumentException("no built distribution in " + home
                     + "; build it (./mvnw -pl distribution -am package) or pass --cohort-home");
@@ -146,18 +146,5 @@ public final class InterleavedBench {
                 sorted.length == 0 ? Double.NaN : 100 * sorted[sorted.length - 1], b, 100 * Median.median(cpuRatios), a,
                 errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
         return md.toString();
-    }
-
-    private static int option(String[] args, String name, int fallback) {
-        return Integer.parseInt(text(args, name, Integer.toString(fallback)));
-    }
-
-    private static String text(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
     }
 }

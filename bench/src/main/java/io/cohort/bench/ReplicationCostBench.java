@@ -44,7 +44,7 @@ public final class ReplicationCostBench {
     }
 
     public static void main(String[] args) throws Exception {
-        String compare = text(args, "--compare", "bundling");
+        String compare = BenchArgs.text(args, "--compare", "bundling");
         Path out = Path.of(args.length > 0 && !args[0].startsWith("--") ? args[0]
                 : "bench/results/replication-cost-" + compare).toAbsolutePath();
         Variant[] variants = switch (compare) {
@@ -52,15 +52,15 @@ public final class ReplicationCostBench {
                 new Variant("batch-size 1", 1, Map.of())};
             case "processing" -> new Variant[] {new Variant("direct", 64, Map.of(POLICY, "direct")),
                 new Variant("max", 64, Map.of(POLICY, "max"))};
-            case "tuning" -> new Variant[] {tuned(text(args, "--a", "")), tuned(text(args, "--b", ""))};
+            case "tuning" -> new Variant[] {tuned(BenchArgs.text(args, "--a", "")), tuned(BenchArgs.text(args, "--b", ""))};
             default -> throw new IllegalArgumentException("--compare takes bundling, processing or tuning: " + compare);
         };
-        int rounds = option(args, "--rounds", 4);
-        int rate = option(args, "--rate", 3000);
-        int threads = option(args, "--threads", 8);
-        int sessions = option(args, "--sessions", 800);
-        Duration warmup = Duration.ofSeconds(option(args, "--warmup", 15));
-        Duration window = Duration.ofSeconds(option(args, "--window", 20));
+        int rounds = BenchArgs.option(args, "--rounds", 4);
+        int rate = BenchArgs.option(args, "--rate", 3000);
+        int threads = BenchArgs.option(args, "--threads", 8);
+        int sessions = BenchArgs.option(args, "--sessions", 800);
+        Duration warmup = Duration.ofSeconds(BenchArgs.option(args, "--warmup", 15));
+        Duration window = Duration.ofSeconds(BenchArgs.option(args, "--window", 20));
         Files.createDirectories(out);
         String loadBefore = MachineInfo.currentLoadAverage();
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -150,18 +150,5 @@ public final class ReplicationCostBench {
                 + "that it costs with %s (range %.1f–%.1f %%).%n", 100 * median, a, b, 100 * sorted[0],
                 100 * sorted[sorted.length - 1]));
         return md.toString();
-    }
-
-    private static int option(String[] args, String name, int fallback) {
-        return Integer.parseInt(text(args, name, Integer.toString(fallback)));
-    }
-
-    private static String text(String[] args, String name, String fallback) {
-        for (int i = 0; i < args.length - 1; i++) {
-            if (args[i].equals(name)) {
-                return args[i + 1];
-            }
-        }
-        return fallback;
     }
 }

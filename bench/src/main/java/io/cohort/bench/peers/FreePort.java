@@ -1,8 +1,7 @@
 package io.cohort.bench.peers;
 
+import io.cohort.bench.ports.PresetPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 
 /** A port free on loopback now, for processes that must be told their port in advance. */
 public final class FreePort {
@@ -10,9 +9,8 @@ public final class FreePort {
     private FreePort() {
     }
 
+    /** A port below the ephemeral range, so no socket bound to port 0 meanwhile can take it ({@link PresetPorts}). */
     public static int loopback() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return PresetPorts.pick(1).get(0);
     }
 }

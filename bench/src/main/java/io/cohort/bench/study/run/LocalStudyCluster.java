@@ -1,5 +1,6 @@
 package io.cohort.bench.study.run;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.sut.NodeProbe;
 import io.cohort.bench.sut.SystemUnderTest;
@@ -59,7 +60,7 @@ public final class LocalStudyCluster implements SystemUnderTest {
             Consumer<LocalStudyCluster> started) throws Exception {
         Path dir = environment.workDir().resolve(spec.id()).toAbsolutePath().normalize();
         ReplicationPattern pattern = ReplicationPattern.parse(spec.pattern());
-        List<Integer> ports = pattern.replicates() ? ReplicationPorts.pick(spec.nodes()) : List.of();
+        List<Integer> ports = pattern.replicates() ? PresetPorts.pick(spec.nodes()) : List.of();
         LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(spec.nodes()), 0, 0,
                 List.of(environment.shopWar()), GRACEFUL_STOP)
                 .withDatabase(environment.database())

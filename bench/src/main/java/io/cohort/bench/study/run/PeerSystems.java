@@ -1,5 +1,6 @@
 package io.cohort.bench.study.run;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.bench.peers.CohortSystem;
 import io.cohort.bench.peers.FrontKind;
 import io.cohort.bench.peers.JettyJdbcSystem;
@@ -68,7 +69,7 @@ final class PeerSystems implements ExperimentRunner.Systems {
 
     private CohortSystem cohort(ExperimentSpec spec, Path dir, FrontKind front) throws Exception {
         ReplicationPattern pattern = ReplicationPattern.parse(spec.pattern());
-        List<Integer> ports = pattern.replicates() ? ReplicationPorts.pick(spec.nodes()) : List.of();
+        List<Integer> ports = pattern.replicates() ? PresetPorts.pick(spec.nodes()) : List.of();
         return CohortSystem.start(dir, spec.nodes(), pattern, ports, environment.nodeJava(), environment.shopWar(),
                 environment.database(), front, 0, environment.startTimeout());
     }

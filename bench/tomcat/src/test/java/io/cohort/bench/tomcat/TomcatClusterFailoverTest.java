@@ -2,12 +2,11 @@ package io.cohort.bench.tomcat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.jpetstore.testing.ShopClient;
 import io.cohort.jpetstore.testing.ShopClient.Page;
 import io.cohort.jpetstore.testing.ShopHost;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,10 +68,9 @@ class TomcatClusterFailoverTest {
         }
     }
 
+    /** Below the ephemeral range: a client socket cannot take it before the node binds it. */
     private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return PresetPorts.pick(1).get(0);
     }
 
     /** The node the customer's requests go to, as a balancer would choose it. */

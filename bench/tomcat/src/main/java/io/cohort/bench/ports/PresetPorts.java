@@ -1,4 +1,4 @@
-package io.cohort.bench.study.run;
+package io.cohort.bench.ports;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -10,21 +10,26 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Replication ports for a local cluster, which must be known before the nodes start. They are taken below the
+ * Loopback ports a process is told before it starts (replication and cluster receivers, a node's HTTP port, a
+ * proxy's front port): the benchmarks' clusters need them before their members run. They are taken below the
  * kernel's ephemeral port range ({@code /proc/sys/net/ipv4/ip_local_port_range}), so that no socket bound to port
  * 0 in the meantime (a node's HTTP or admin connector, a client connection) can take one between the check and
  * the node binding it. Each is checked free on loopback when picked.
  */
-final class ReplicationPorts {
+public final class PresetPorts {
 
     private static final int LOWEST = 10_000;
     private static final int DEFAULT_EPHEMERAL_START = 32_768;
     private static final int ATTEMPTS = 200;
 
-    private ReplicationPorts() {
+    private PresetPorts() {
     }
 
-    static List<Integer> pick(int count) throws IOException {
+    /**
+     * @return {@code count} distinct ports, each free on loopback when picked
+     * @throws IOException if not enough free ports turned up in {@value #ATTEMPTS} attempts
+     */
+    public static List<Integer> pick(int count) throws IOException {
         int below = ephemeralStart();
         List<Integer> ports = new ArrayList<>();
         for (int attempt = 0; attempt < ATTEMPTS && ports.size() < count; attempt++) {
@@ -34,12 +39,13 @@ final class ReplicationPorts {
             }
         }
         if (ports.size() < count) {
-            throw new IOException("no free loopback ports below " + below + " for replication");
+            throw new IOException("no " + count + " free loopback ports below " + below);
         }
         return ports;
     }
 
-    static int ephemeralStart() {
+    /** The first port of the kernel's ephemeral range (32768 when it cannot be read). */
+    public static int ephemeralStart() {
         try {
             String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
             int start = Integer.parseInt(range[0]);

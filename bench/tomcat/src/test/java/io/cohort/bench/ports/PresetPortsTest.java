@@ -1,17 +1,17 @@
-package io.cohort.bench.study.run;
+package io.cohort.bench.ports;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ReplicationPortsTest {
+class PresetPortsTest {
 
     @Test
     void picksDistinctFreePortsBelowTheEphemeralRange() throws Exception {
-        List<Integer> ports = ReplicationPorts.pick(4);
+        List<Integer> ports = PresetPorts.pick(4);
 
         assertThat(ports).hasSize(4).doesNotHaveDuplicates()
-                .allSatisfy(port -> assertThat(port).isBetween(10_000, ReplicationPorts.ephemeralStart() - 1));
+                .allSatisfy(port -> assertThat(port).isBetween(10_000, PresetPorts.ephemeralStart() - 1));
     }
 }

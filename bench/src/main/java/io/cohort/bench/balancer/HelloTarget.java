@@ -3,7 +3,7 @@ package io.cohort.bench.balancer;
 import io.cohort.balancer.BalancerServer;
 import io.cohort.bench.balancer.Measurement.Target;
 import io.cohort.bench.peers.BackendNode;
-import io.cohort.bench.peers.FreePort;
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.bench.peers.HaproxyConfig;
 import io.cohort.bench.peers.HaproxyFront;
 import io.cohort.bench.sut.ProcessCpu;
@@ -85,7 +85,7 @@ public final class HelloTarget implements AutoCloseable {
             awaitHello(uris.get(Target.BALANCER));
             // the node runs in this JVM, so its process is this one (HAProxy's configuration uses only name and addresses)
             BackendNode backend = new BackendNode("n1", nodeHttp, health, ProcessHandle.current().pid(), Optional.empty());
-            haproxy = HaproxyFront.start(new HaproxyConfig(FreePort.loopback(), List.of(backend)), home.resolve("haproxy"),
+            haproxy = HaproxyFront.start(new HaproxyConfig(PresetPorts.one(), List.of(backend)), home.resolve("haproxy"),
                     START_TIMEOUT);
             uris.put(Target.HAPROXY, haproxy.uri().resolve(HelloWar.PATH));
             awaitHello(uris.get(Target.HAPROXY));

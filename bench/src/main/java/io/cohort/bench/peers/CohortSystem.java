@@ -1,5 +1,6 @@
 package io.cohort.bench.peers;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.JavaCommand;
 import io.cohort.cli.cluster.LocalCluster;
@@ -43,7 +44,7 @@ public final class CohortSystem extends PeerSystem {
         List<Integer> replicationPorts = new ArrayList<>();
         if (pattern.replicates()) {
             for (int k = 0; k < size; k++) {
-                replicationPorts.add(FreePort.loopback());
+                replicationPorts.add(PresetPorts.one());
             }
         }
         return start(dir, size, pattern, replicationPorts, JavaCommand.current(), war, database, frontKind, frontPort,

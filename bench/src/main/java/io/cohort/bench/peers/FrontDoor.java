@@ -1,5 +1,6 @@
 package io.cohort.bench.peers;
 
+import io.cohort.bench.ports.PresetPorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ public interface FrontDoor extends AutoCloseable {
             throws Exception {
         return switch (kind) {
             case COHORT_BALANCER -> CohortBalancerFront.start(nodes, port);
-            case HAPROXY -> HaproxyFront.start(new HaproxyConfig(port == 0 ? FreePort.loopback() : port, nodes), dir,
+            case HAPROXY -> HaproxyFront.start(new HaproxyConfig(port == 0 ? PresetPorts.one() : port, nodes), dir,
                     timeout);
         };
     }

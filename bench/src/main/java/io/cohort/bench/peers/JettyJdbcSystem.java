@@ -1,5 +1,6 @@
 package io.cohort.bench.peers;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.cli.cluster.ShopDatabase;
 import java.net.URI;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ public final class JettyJdbcSystem extends PeerSystem {
             List<NodeJvms.NodeJvm> started = new ArrayList<>();
             for (int k = 1; k <= size; k++) {
                 String name = "n" + k;
-                int port = FreePort.loopback();
+                int port = PresetPorts.one();
                 JettyJdbcNodeOptions options = new JettyJdbcNodeOptions(port, name, war.toAbsolutePath(),
                         dir.resolve(name).toAbsolutePath(), database.url(), database.user(), true);
                 started.add(jvms.start(name, JettyJdbcNode.class.getName(), options.arguments(), environment,

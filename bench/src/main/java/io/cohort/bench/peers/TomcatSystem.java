@@ -1,5 +1,6 @@
 package io.cohort.bench.peers;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.bench.tomcat.Delivery;
 import io.cohort.bench.tomcat.SessionReplication;
 import io.cohort.bench.tomcat.TomcatCluster;
@@ -38,8 +39,8 @@ public final class TomcatSystem extends PeerSystem {
         List<Integer> httpPorts = new ArrayList<>();
         List<Integer> receiverPorts = new ArrayList<>();
         for (int k = 0; k < size; k++) {
-            httpPorts.add(FreePort.loopback());
-            receiverPorts.add(FreePort.loopback());
+            httpPorts.add(PresetPorts.one());
+            receiverPorts.add(PresetPorts.one());
         }
         TomcatClusterPlan plan = new TomcatClusterPlan(dir, manager, delivery, httpPorts, receiverPorts, war,
                 database.url(), database.user(), database.password(), jvmOptions);

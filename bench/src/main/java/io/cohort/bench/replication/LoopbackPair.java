@@ -1,5 +1,6 @@
 package io.cohort.bench.replication;
 
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
 import io.cohort.config.Delivery;
@@ -20,8 +21,6 @@ import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -54,7 +53,7 @@ final class LoopbackPair implements AutoCloseable {
      */
     LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security, Map<String, String> stackTuning)
             throws Exception {
-        int[] ports = {freePort(), freePort()};
+        int[] ports = {PresetPorts.one(), PresetPorts.one()};
         List<PeerMember> members = List.of(new PeerMember("127.0.0.1", ports[0]), new PeerMember("127.0.0.1", ports[1]));
         ReplicationSettings settings = new ReplicationSettings(1, true, Duration.ofSeconds(1), Trigger.ON_REQUEST_END,
                 Scope.MODIFIED_ATTRIBUTES, delivery);
@@ -122,11 +121,5 @@ final class LoopbackPair implements AutoCloseable {
                 Optional.empty(), Optional.empty(), Optional.empty(), members, batchSize,
                 PeerProtocol.DEFAULT_FLUSH_INTERVAL);
         return new ClusterConfig(cluster, true, settings, peer, security);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

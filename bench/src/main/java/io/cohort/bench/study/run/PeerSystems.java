@@ -1,11 +1,11 @@
 package io.cohort.bench.study.run;
 
-import io.cohort.bench.ports.PresetPorts;
 import io.cohort.bench.peers.CohortSystem;
 import io.cohort.bench.peers.FrontKind;
 import io.cohort.bench.peers.JettyJdbcSystem;
 import io.cohort.bench.peers.PeerSystem;
 import io.cohort.bench.peers.TomcatSystem;
+import io.cohort.bench.ports.PresetPorts;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.study.model.SystemNames;
 import io.cohort.bench.sut.SystemUnderTest;

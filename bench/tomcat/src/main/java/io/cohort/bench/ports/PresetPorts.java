@@ -44,6 +44,11 @@ public final class PresetPorts {
         return ports;
     }
 
+    /** One port, as {@link #pick} picks them. */
+    public static int one() throws IOException {
+        return pick(1).get(0);
+    }
+
     /** The first port of the kernel's ephemeral range (32768 when it cannot be read). */
     public static int ephemeralStart() {
         try {

@@ -38,7 +38,7 @@ class TomcatClusterFailoverTest {
         Server h2 = Server.createTcpServer("-tcpPort", "0", "-baseDir", dir.resolve("h2").toString(), "-ifNotExists")
                 .start();
         TomcatClusterPlan plan = new TomcatClusterPlan(dir.resolve("cluster"), manager, Delivery.ASYNC,
-                List.of(freePort(), freePort()), List.of(freePort(), freePort()),
+                List.of(PresetPorts.one(), PresetPorts.one()), List.of(PresetPorts.one(), PresetPorts.one()),
                 Path.of("target/test-wars/jpetstore.war").toAbsolutePath(),
                 "jdbc:h2:tcp://127.0.0.1:" + h2.getPort() + "/./jpetstore", "sa", Optional.empty(),
                 List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"));
@@ -66,11 +66,6 @@ class TomcatClusterFailoverTest {
         } finally {
             h2.stop();
         }
-    }
-
-    /** Below the ephemeral range: a client socket cannot take it before the node binds it. */
-    private static int freePort() throws IOException {
-        return PresetPorts.pick(1).get(0);
     }
 
     /** The node the customer's requests go to, as a balancer would choose it. */

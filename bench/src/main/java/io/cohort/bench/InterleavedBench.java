@@ -89,12 +89,13 @@ public final class InterleavedBench {
 
     static String csv(List<Window> windows) {
         StringBuilder csv = new StringBuilder("turn,pattern,recorded,seconds,pages,pages_per_s,idle_side_pages,errors,"
-                + "sessions_lost,node_cpu_s,node_cpu_ms_per_page,idle_side_node_cpu_s,bench_cpu_s,machine_busy\n");
+                + "sessions_lost,node_cpu_s,node_cpu_ms_per_page,idle_side_node_cpu_s,bench_cpu_s,machine_busy,"
+                + "node_context_switches,node_switches_per_page\n");
         for (Window w : windows) {
-            csv.append(String.format(Locale.ROOT, "%d,%s,%b,%.0f,%d,%.2f,%d,%d,%d,%.2f,%.3f,%.2f,%.2f,%.3f%n",
+            csv.append(String.format(Locale.ROOT, "%d,%s,%b,%.0f,%d,%.2f,%d,%d,%d,%.2f,%.3f,%.2f,%.2f,%.3f,%d,%.2f%n",
                     w.index() + 1, w.pattern(), w.recorded(), w.seconds(), w.pages(), w.pagesPerSecond(), w.idlePages(),
                     w.errors(), w.sessionsLost(), w.nodeCpuSeconds(), w.nodeCpuMillisPerPage(), w.idleNodeCpuSeconds(),
-                    w.benchCpuSeconds(), w.machineBusy()));
+                    w.benchCpuSeconds(), w.machineBusy(), w.nodeContextSwitches(), w.nodeSwitchesPerPage()));
         }
         return csv.toString();
     }
@@ -117,18 +118,20 @@ public final class InterleavedBench {
                 settings.window().toSeconds(), settings.settle().toSeconds(), settings.warmupPairs(), settings.pairs(),
                 b, a));
         md.append("| pair | " + a + " before (pages/s) | " + b + " (pages/s) | " + a + " after (pages/s) | "
-                + b + " / " + a + " | node CPU ms/page " + a + " → " + b + " | machine busy |\n"
-                + "|---|---|---|---|---|---|---|\n");
+                + b + " / " + a + " | node CPU ms/page " + a + " → " + b + " | node switches/page " + a + " → " + b
+                + " | machine busy |\n|---|---|---|---|---|---|---|---|\n");
         double[] ratios = new double[pairs.size()];
         double[] cpuRatios = new double[pairs.size()];
         for (int i = 0; i < pairs.size(); i++) {
             Pair p = pairs.get(i);
             ratios[i] = p.ratio();
             cpuRatios[i] = p.cpuRatio();
-            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f %% | %.3f → %.3f | %.0f %% |%n", i + 1,
-                    p.before().pagesPerSecond(), p.pattern().pagesPerSecond(), p.after().pagesPerSecond(),
+            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.1f | %.1f | %.1f %% | %.3f → %.3f | %.1f → %.1f | %.0f %% |%n",
+                    i + 1, p.before().pagesPerSecond(), p.pattern().pagesPerSecond(), p.after().pagesPerSecond(),
                     100 * p.ratio(), (p.before().nodeCpuMillisPerPage() + p.after().nodeCpuMillisPerPage()) / 2,
-                    p.pattern().nodeCpuMillisPerPage(), 100 * p.pattern().machineBusy()));
+                    p.pattern().nodeCpuMillisPerPage(),
+                    (p.before().nodeSwitchesPerPage() + p.after().nodeSwitchesPerPage()) / 2,
+                    p.pattern().nodeSwitchesPerPage(), 100 * p.pattern().machineBusy()));
         }
         List<Window> recorded = windows.stream().filter(Window::recorded).toList();
         long errors = recorded.stream().mapToLong(Window::errors).sum();
@@ -145,6 +148,14 @@ public final class InterleavedBench {
                 sorted.length == 0 ? Double.NaN : 100 * sorted[0],
                 sorted.length == 0 ? Double.NaN : 100 * sorted[sorted.length - 1], b, 100 * Median.median(cpuRatios), a,
                 errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
+        md.append(String.format(Locale.ROOT, "Context switches of the nodes' threads per page (median of the recorded "
+                + "turns): %s %.1f, %s %.1f.%n", a, medianSwitches(recorded, 0), b, medianSwitches(recorded, 1)));
         return md.toString();
+    }
+
+    /** @param side 0 for A's turns (the even ones), 1 for B's */
+    private static double medianSwitches(List<Window> turns, int side) {
+        return Median.median(turns.stream().filter(w -> w.index() % 2 == side)
+                .mapToDouble(Window::nodeSwitchesPerPage).toArray());
     }
 }

@@ -69,18 +69,19 @@ public final class ReplicationCostBench {
         cost(variants[0], rate, threads, sessions).measure(warmup, window);
         List<Result[]> results = new ArrayList<>();
         StringBuilder csv = new StringBuilder("round,variant,changes,messages,cpu_seconds,seconds,bytes_sent,"
-                + "cpu_us_per_change,changes_per_message\n");
+                + "cpu_us_per_change,changes_per_message,context_switches,switches_per_change\n");
         for (int round = 1; round <= rounds; round++) {
             int[] order = round % 2 == 1 ? new int[] {0, 1} : new int[] {1, 0};
             Result[] both = new Result[2];
             for (int v : order) {
                 Result r = cost(variants[v], rate, threads, sessions).measure(warmup, window);
                 both[v] = r;
-                System.out.printf(Locale.ROOT, "round %d, %s: %d changes, %.2f per message, %.1f us CPU per change%n",
-                        round, variants[v].label(), r.changes(), r.changesPerMessage(), r.cpuMicrosPerChange());
-                csv.append(String.format(Locale.ROOT, "%d,%s,%d,%.0f,%.3f,%.3f,%.0f,%.2f,%.2f%n", round,
+                System.out.printf(Locale.ROOT, "round %d, %s: %d changes, %.2f per message, %.1f us CPU and %.2f context "
+                        + "switches per change%n", round, variants[v].label(), r.changes(), r.changesPerMessage(),
+                        r.cpuMicrosPerChange(), r.switchesPerChange());
+                csv.append(String.format(Locale.ROOT, "%d,\"%s\",%d,%.0f,%.3f,%.3f,%.0f,%.2f,%.2f,%d,%.3f%n", round,
                         variants[v].label(), r.changes(), r.messages(), r.cpuSeconds(), r.seconds(), r.bytesSent(),
-                        r.cpuMicrosPerChange(), r.changesPerMessage()));
+                        r.cpuMicrosPerChange(), r.changesPerMessage(), r.contextSwitches(), r.switchesPerChange()));
             }
             results.add(both);
         }
@@ -93,7 +94,7 @@ public final class ReplicationCostBench {
 
     /**
      * A variant given as {@code key=value} pairs separated by commas: JGroups stack placeholders ({@code cohort.*})
-     * and {@code batch-size}; an empty text is the defaults.
+     * {@code batch-size} and {@code caller-sends}; an empty text is the defaults.
      */
     private static Variant tuned(String spec) {
         Map<String, String> tuning = new LinkedHashMap<>();
@@ -131,17 +132,20 @@ public final class ReplicationCostBench {
                 + "threads offer %d changes/s over %d sessions, a search (5.2 KB) and the cart (0.9 KB) in turn; %d s warm-up "
                 + "and %d s measured per variant, each on a fresh pair, after one unrecorded measurement that warms the JVM. "
                 + "CPU is the whole process's (both members, and the request threads with their pacing) divided by the "
-                + "changes the holder applied.%n%n", threads, rate, sessions, warmup.toSeconds(), window.toSeconds()));
-        md.append("| round | " + a + ": µs CPU / change | changes / message | " + b + ": µs CPU / change | changes / message | "
-                + a + " / " + b + " |\n|---|---|---|---|---|---|\n");
+                + "changes the holder applied; context switches are the process's threads' (voluntary and not), per "
+                + "change.%n%n", threads, rate, sessions, warmup.toSeconds(), window.toSeconds()));
+        md.append("| round | " + a + ": µs CPU / change | changes / message | switches / change | " + b
+                + ": µs CPU / change | changes / message | switches / change | " + a + " / " + b
+                + " (CPU) |\n|---|---|---|---|---|---|---|---|\n");
         double[] ratios = new double[results.size()];
         for (int i = 0; i < results.size(); i++) {
             Result first = results.get(i)[0];
             Result second = results.get(i)[1];
             ratios[i] = first.cpuMicrosPerChange() / second.cpuMicrosPerChange();
-            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.2f | %.1f | %.2f | %.1f %% |%n", i + 1,
-                    first.cpuMicrosPerChange(), first.changesPerMessage(), second.cpuMicrosPerChange(),
-                    second.changesPerMessage(), 100 * ratios[i]));
+            md.append(String.format(Locale.ROOT, "| %d | %.1f | %.2f | %.2f | %.1f | %.2f | %.2f | %.1f %% |%n", i + 1,
+                    first.cpuMicrosPerChange(), first.changesPerMessage(), first.switchesPerChange(),
+                    second.cpuMicrosPerChange(), second.changesPerMessage(), second.switchesPerChange(),
+                    100 * ratios[i]));
         }
         double[] sorted = ratios.clone();
         Arrays.sort(sorted);

@@ -20,7 +20,7 @@ class InterleavedBenchTest {
     private static Window turn(int index, boolean recorded, double pagesPerSecond) {
         long pages = Math.round(pagesPerSecond * 20);
         return new Window(index, index % 2 == 0 ? "none" : "2211", recorded, 20, pages, 3, 0, 0, pages * 0.0005,
-                0.1, 5, 0.99);
+                0.1, 5, 0.99, pages * (index % 2 == 0 ? 12 : 15));
     }
 
     private static List<Window> turns(double... pagesPerSecond) {
@@ -63,6 +63,7 @@ class InterleavedBenchTest {
         assertThat(summary).contains("**2211 served 86.1 % of none's pages/s** (median of 3 pairs; range 85.7–100.0 %)");
         assertThat(summary).contains("the idle side served 21 pages");
         assertThat(summary).contains("| 2 | 110.0 | 99.0 | 120.0 | 86.1 % |");
+        assertThat(summary).contains("per page (median of the recorded turns): none 12.0, 2211 15.0.");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.cohort.bench.replication;
 
+import io.cohort.bench.sut.ContextSwitches;
 import io.cohort.config.Delivery;
 import io.cohort.config.SecurityConfig;
 import io.cohort.config.Secret;
@@ -35,10 +36,15 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
 
     /** What one measurement window saw. */
     public record Result(long changes, double messages, double cpuSeconds, double seconds,
-                         double bytesSent) {
+                         double bytesSent, long contextSwitches) {
 
         public double cpuMicrosPerChange() {
             return cpuSeconds * 1e6 / changes;
+        }
+
+        /** The process's context switches per change: the thread hand-offs a change takes (and the pacing's). */
+        public double switchesPerChange() {
+            return (double) contextSwitches / changes;
         }
 
         public double changesPerMessage() {
@@ -66,14 +72,16 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
             double messages0 = pair.ownerCounter(ReplicationMetrics.MESSAGES);
             double bytes0 = pair.ownerCounter(ReplicationMetrics.BYTES);
             long cpu0 = processCpuNanos();
+            long switches0 = ContextSwitches.ofThisProcess().orElse(0);
             long start = System.nanoTime();
             run(pair, perThread, values, window);
             awaitHolder(pair);
             long cpu = processCpuNanos() - cpu0;
+            long switches = ContextSwitches.ofThisProcess().orElse(0) - switches0;
             double seconds = (System.nanoTime() - start) / 1e9;
             long changes = Math.round(pair.holderReceived(ReplicationMetrics.CHANGES) - changes0);
             return new Result(changes, pair.ownerCounter(ReplicationMetrics.MESSAGES) - messages0, cpu / 1e9,
-                    seconds, pair.ownerCounter(ReplicationMetrics.BYTES) - bytes0);
+                    seconds, pair.ownerCounter(ReplicationMetrics.BYTES) - bytes0, switches);
         }
     }
 

@@ -23,6 +23,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,6 +43,9 @@ final class LoopbackPair implements AutoCloseable {
     private final SimpleMeterRegistry holderMeters = new SimpleMeterRegistry();
     private final SessionStore store;
 
+    /** The tuning key that turns off request threads sending for idle lanes. */
+    static final String CALLER_SENDS = "caller-sends";
+
     LoopbackPair() throws Exception {
         this(new Delivery.Sync(Duration.ofSeconds(2)), PeerProtocol.DEFAULT_BATCH_SIZE, Optional.empty(), Map.of());
     }
@@ -49,7 +53,8 @@ final class LoopbackPair implements AutoCloseable {
     /**
      * @param batchSize   the {@code <peer batch-size>} of both members
      * @param security    the cluster's {@code <security>}, as a local cluster has it (authenticated, encrypted)
-     * @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy})
+     * @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy}),
+     *     and {@value #CALLER_SENDS} ({@code true} or {@code false}: {@link GroupOptions#callerSends()})
      */
     LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security, Map<String, String> stackTuning)
             throws Exception {
@@ -59,7 +64,10 @@ final class LoopbackPair implements AutoCloseable {
                 Scope.MODIFIED_ATTRIBUTES, delivery);
         String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
         ClusterConfig config = clusterConfig(cluster, ports[0], members, settings, batchSize, security);
-        GroupOptions options = GroupOptions.DEFAULT.withStackTuning(stackTuning);
+        Map<String, String> stack = new HashMap<>(stackTuning);
+        String callerSends = stack.remove(CALLER_SENDS);
+        GroupOptions options = GroupOptions.DEFAULT.withStackTuning(stack)
+                .withCallerSends(callerSends == null || Boolean.parseBoolean(callerSends));
         owner = start(config, "n1", ownerMeters, options);
         holder = start(clusterConfig(cluster, ports[1], members, settings, batchSize, security), "n2", holderMeters, options);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();

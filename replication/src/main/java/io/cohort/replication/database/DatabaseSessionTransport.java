@@ -181,7 +181,8 @@ final class DatabaseSessionTransport implements SessionTransport {
 
     @Override
     public Batching batching() {
-        return new Batching(protocol.batchSize(), protocol.flushInterval(), this::sendGroup);
+        // a write waits on the database: never on a request thread, so callers never send
+        return new Batching(protocol.batchSize(), protocol.flushInterval(), this::sendGroup, false);
     }
 
     @Override

@@ -8,6 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and, when the lane
  * is busy, what arrives within the linger time) as one group, in queue order, instead of one dispatch
- * at a time.
+ * at a time. When it allows {@linkplain Batching#callerSends() the caller to send}, a change for a lane
+ * with nothing queued or in flight is sent by the calling thread itself, under the lane's send lock,
+ * which the lane's thread also holds while it sends: the change skips a thread hand-off, and the
+ * changes of one session still leave in order.
  */
 public final class AsyncSender implements ChangeDelivery {
 
@@ -70,7 +74,11 @@ public final class AsyncSender implements ChangeDelivery {
         }
         Lane lane = lanes.get(Math.floorMod(sessionId.hashCode(), lanes.size()));
         boolean queued = false;
-        lane.pending.incrementAndGet();
+        boolean idle = lane.pending.getAndIncrement() == 0;
+        if (idle && batching.callerSends() && !closed) {
+            lane.sendNow(List.of(dispatch));
+            return;
+        }
         try {
             queued = !closed && lane.queue.offer(dispatch, BACK_PRESSURE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
@@ -133,7 +141,10 @@ public final class AsyncSender implements ChangeDelivery {
 
     private final class Lane implements Runnable {
         final BlockingQueue<Dispatch> queue;
+        /** Dispatches queued or being sent: the lane is idle at zero. */
         final AtomicInteger pending = new AtomicInteger();
+        /** Held while sending, by the lane's thread or by a caller sending for an idle lane. */
+        final ReentrantLock sending = new ReentrantLock();
         Thread thread;
         private long lastWoken = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
 
@@ -153,18 +164,25 @@ public final class AsyncSender implements ChangeDelivery {
                     group.forEach(d -> done());
                     return;
                 }
-                try {
-                    if (group.size() == 1) {
-                        group.get(0).send();
-                    } else {
-                        batching.sender().accept(group);
-                    }
-                } catch (RuntimeException e) {
-                    metrics.failed();
-                    LOG.warn("{}: sending a change failed: {}", metrics.application(), e.toString());
-                } finally {
-                    group.forEach(d -> done());
+                sendNow(group);
+            }
+        }
+
+        /** Sends a group under the send lock, then counts it done; never throws. */
+        void sendNow(List<Dispatch> group) {
+            sending.lock();
+            try {
+                if (group.size() == 1) {
+                    group.get(0).send();
+                } else {
+                    batching.sender().accept(group);
                 }
+            } catch (RuntimeException e) {
+                metrics.failed();
+                LOG.warn("{}: sending a change failed: {}", metrics.application(), e.toString());
+            } finally {
+                sending.unlock();
+                group.forEach(d -> done());
             }
         }
 

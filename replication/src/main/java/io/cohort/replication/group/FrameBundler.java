@@ -35,22 +35,29 @@ final class FrameBundler {
     private final ReplicationMetrics metrics;
     private final int maxDispatches;
     private final Duration flushInterval;
+    private final boolean callerSends;
 
     /**
      * @param maxDispatches the most dispatches a lane hands over at once ({@code batch-size}; 1: no bundling)
      * @param flushInterval how long a lane that woke sleeps before it takes what else was queued
      *     ({@code flush-interval}; zero: only what is queued already)
+     * @param callerSends whether a request thread sends a change itself when its lane is idle
+     *     ({@link GroupOptions#callerSends()}): the channel's send only queues the message for JGroups' sender
      */
-    FrameBundler(Messenger messenger, ReplicationMetrics metrics, int maxDispatches, Duration flushInterval) {
+    FrameBundler(Messenger messenger, ReplicationMetrics metrics, int maxDispatches, Duration flushInterval,
+            boolean callerSends) {
         this.messenger = messenger;
         this.metrics = metrics;
         this.maxDispatches = maxDispatches;
         this.flushInterval = flushInterval;
+        this.callerSends = callerSends;
     }
 
     /** How the transport's asynchronous lanes group dispatches ({@link Batching}). */
     Batching batching() {
-        return maxDispatches <= 1 ? Batching.NONE : new Batching(maxDispatches, flushInterval, this::send);
+        return maxDispatches <= 1
+                ? new Batching(1, Duration.ZERO, group -> group.forEach(Dispatch::send), callerSends)
+                : new Batching(maxDispatches, flushInterval, this::send, callerSends);
     }
 
     /** Sends the group's frames bundled per target and settles every dispatch; never throws. */

@@ -40,7 +40,12 @@ final class GroupChannel implements Receiver, AutoCloseable {
         return channel.getAddress();
     }
 
-    /** Sends to one member; {@code urgent} frames skip the per-sender order (JGroups OOB). */
+    /**
+     * Sends to one member. {@code urgent} frames (answers and requests someone waits for: acknowledgements,
+     * lookups, hellos) skip the per-sender order (JGroups OOB) and flow control (they are small and few, and
+     * a sender that waited for credits here could hold up the connection's receiver thread, which delivers
+     * regular messages directly).
+     */
     boolean send(Address to, byte[] frame, boolean urgent) {
         return send(new BytesMessage(to, frame), urgent);
     }
@@ -54,7 +59,7 @@ final class GroupChannel implements Receiver, AutoCloseable {
 
     private boolean send(Message message, boolean urgent) {
         if (urgent) {
-            message.setFlag(Message.Flag.OOB);
+            message.setFlag(Message.Flag.OOB, Message.Flag.NO_FC);
         }
         try {
             channel.send(message);

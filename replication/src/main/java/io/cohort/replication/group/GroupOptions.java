@@ -12,10 +12,15 @@ import java.util.Objects;
  *                      configuration (e.g. {@code cohort.fd.timeout}); tests shorten timeouts with them
  * @param sweepInterval how often orphaned backups and old tombstones are swept
  * @param limits        bounds of decoded messages
+ * @param callerSends   whether a request thread sends an asynchronous change itself when its send lane is
+ *                      idle, instead of waking the lane's thread ({@link io.cohort.replication.engine.Batching});
+ *                      on by default, off only to measure what it saves
  */
-public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterval, WireLimits limits) {
+public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterval, WireLimits limits,
+                           boolean callerSends) {
 
-    public static final GroupOptions DEFAULT = new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT);
+    public static final GroupOptions DEFAULT =
+            new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT, true);
 
     public GroupOptions {
         stackTuning = Map.copyOf(stackTuning);
@@ -24,10 +29,14 @@ public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterv
     }
 
     public GroupOptions withStackTuning(Map<String, String> tuning) {
-        return new GroupOptions(tuning, sweepInterval, limits);
+        return new GroupOptions(tuning, sweepInterval, limits, callerSends);
     }
 
     public GroupOptions withSweepInterval(Duration interval) {
-        return new GroupOptions(stackTuning, interval, limits);
+        return new GroupOptions(stackTuning, interval, limits, callerSends);
+    }
+
+    public GroupOptions withCallerSends(boolean enabled) {
+        return new GroupOptions(stackTuning, sweepInterval, limits, enabled);
     }
 }

@@ -50,11 +50,13 @@ public final class GroupReplicationService implements SessionStoreFactory {
     private final ConcurrentMap<String, GroupSessionTransport> applications = new ConcurrentHashMap<>();
     private final ViewRebalancer rebalancer;
     private final ScheduledExecutorService sweeper;
+    private final boolean callerSends;
 
     private GroupReplicationService(ClusterConfig cluster, Member self, MeterRegistry meters, GroupOptions options)
             throws Exception {
         this.cluster = cluster;
         this.meters = meters;
+        this.callerSends = options.callerSends();
         Optional<ClusterKeys> keys = cluster.security().map(s -> ClusterKeys.derive(s.secret(), cluster.name()));
         this.codec = new MessageCodec(options.limits(), keys.map(k -> new MessageSeal(k.sealKey())).orElse(null));
         this.membership = new GroupMembership(self);
@@ -126,7 +128,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
         String app = context.application();
         GroupSessionTransport[] self = new GroupSessionTransport[1];
         GroupProtocol protocol = (GroupProtocol) cluster.protocol();
-        FrameBundler bundler = new FrameBundler(group.messenger(), metrics, protocol.batchSize(), protocol.flushInterval());
+        FrameBundler bundler = new FrameBundler(group.messenger(), metrics, protocol.batchSize(), protocol.flushInterval(),
+                callerSends);
         self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(), bundler,
                 () -> applications.remove(app, self[0]));
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));

@@ -20,7 +20,7 @@ class AsyncSenderTest {
     private final ReplicationMetrics metrics = new ReplicationMetrics(registry, "shop");
 
     /** A dispatch that records its sending, optionally blocking until released. */
-    private static final class Probe implements Dispatch {
+    private static class Probe implements Dispatch {
         final int n;
         final List<Integer> log;
         final CountDownLatch gate;
@@ -105,7 +105,7 @@ class AsyncSenderTest {
         Batching batching = new Batching(4, Duration.ofMillis(100), group -> {
             group.forEach(Dispatch::send);
             groups.add(group.stream().map(d -> ((Probe) d).n).toList());
-        });
+        }, false);
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         try {
             sender.deliver("s", new Probe(0, log, gate)); // the lane blocks on this one (alone or with others)
@@ -130,7 +130,7 @@ class AsyncSenderTest {
         Batching batching = new Batching(64, Duration.ofSeconds(1), group -> {
             group.forEach(Dispatch::send);
             groups.add(group.stream().map(d -> ((Probe) d).n).toList());
-        });
+        }, false);
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         try {
             // the lane's first wake-up in a long while: it sends at once instead of lingering for a second
@@ -146,5 +146,41 @@ class AsyncSenderTest {
         }
         assertThat(log).containsExactly(0, 1, 2, 3, 4, 5);
         assertThat(groups).containsExactly(List.of(1, 2, 3, 4, 5)); // 0 went alone (a group of one is sent directly)
+    }
+
+    @Test
+    void aCallerSendsForAnIdleLaneItselfAndLaterChangesWaitTheirTurn() throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        List<String> senders = new CopyOnWriteArrayList<>();
+        Batching batching = new Batching(64, Duration.ofMillis(1), group -> group.forEach(Dispatch::send), true);
+        AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
+        CountDownLatch inSend = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Dispatch first = new Probe(0, log, release) {
+            @Override
+            public void send() {
+                senders.add(Thread.currentThread().getName());
+                inSend.countDown();
+                super.send();
+            }
+        };
+        try {
+            Thread caller = new Thread(() -> sender.deliver("s", first), "request-1");
+            caller.start();
+            assertThat(inSend.await(5, TimeUnit.SECONDS)).isTrue();
+            // the lane is busy with the caller's send: these queue for the lane's thread, behind it
+            for (int i = 1; i <= 3; i++) {
+                sender.deliver("s", new Probe(i, log, new CountDownLatch(0)));
+            }
+            Thread.sleep(100); // room for a lane that ignored the send lock to overtake
+            assertThat(log).as("nothing overtakes the caller's send").isEmpty();
+            release.countDown();
+            caller.join(5_000);
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        } finally {
+            sender.close();
+        }
+        assertThat(senders).containsExactly("request-1");
+        assertThat(log).containsExactly(0, 1, 2, 3);
     }
 }

@@ -6,6 +6,7 @@ import io.cohort.bench.study.driver.LoadStats;
 import io.cohort.bench.study.driver.LoadStats.SecondCounts;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.sut.NodeProbe;
+import io.cohort.bench.sut.ContextSwitches;
 import io.cohort.bench.sut.ProcessCpu;
 import io.cohort.bench.sut.SystemUnderTest;
 import io.cohort.cli.cluster.EmbeddedH2Server;
@@ -96,10 +97,12 @@ public final class InterleavedComparison {
      * @param idleNodeCpuSeconds CPU time of the other cluster's node processes meanwhile
      * @param benchCpuSeconds CPU time of this process (both drivers and all balancers)
      * @param machineBusy     share of the machine's CPU time that was busy (from {@code /proc/stat}), 0–1
+     * @param nodeContextSwitches context switches of the loaded cluster's node processes' threads in the measured part
+     *                        ({@link ContextSwitches})
      */
     public record Window(int index, String pattern, boolean recorded, double seconds, long pages, long idlePages,
             long errors, long sessionsLost, double nodeCpuSeconds, double idleNodeCpuSeconds, double benchCpuSeconds,
-            double machineBusy) {
+            double machineBusy, long nodeContextSwitches) {
 
         public double pagesPerSecond() {
             return pages / seconds;
@@ -108,6 +111,11 @@ public final class InterleavedComparison {
         /** Node CPU milliseconds per page of the loaded cluster. */
         public double nodeCpuMillisPerPage() {
             return pages == 0 ? Double.NaN : 1000 * nodeCpuSeconds / pages;
+        }
+
+        /** Context switches of the loaded cluster's nodes per page: the thread hand-offs a page takes there. */
+        public double nodeSwitchesPerPage() {
+            return pages == 0 ? Double.NaN : (double) nodeContextSwitches / pages;
         }
     }
 
@@ -186,11 +194,12 @@ public final class InterleavedComparison {
             Window w = new Window(k, settings.patterns().get(side), recorded, (window - settle) / 1e9, loaded.pages,
                     idle.pages, loaded.errors, loaded.sessionsLost, after.nodes[side] - before.nodes[side],
                     after.nodes[1 - side] - before.nodes[1 - side], after.bench - before.bench,
-                    CpuReading.busyShare(before, after));
+                    CpuReading.busyShare(before, after), after.switches[side] - before.switches[side]);
             windows.add(w);
-            out.printf(Locale.ROOT, "turn %2d/%d %-8s %s %7.1f pages/s, node CPU %.2f ms/page, other side %d pages, "
-                    + "machine %.0f %% busy%n", k + 1, settings.windows(), w.pattern(), recorded ? "         " : "(warm-up)",
-                    w.pagesPerSecond(), w.nodeCpuMillisPerPage(), w.idlePages(), 100 * w.machineBusy());
+            out.printf(Locale.ROOT, "turn %2d/%d %-8s %s %7.1f pages/s, node CPU %.2f ms/page, %.1f switches/page, "
+                    + "other side %d pages, machine %.0f %% busy%n", k + 1, settings.windows(), w.pattern(),
+                    recorded ? "         " : "(warm-up)", w.pagesPerSecond(), w.nodeCpuMillisPerPage(),
+                    w.nodeSwitchesPerPage(), w.idlePages(), 100 * w.machineBusy());
         }
         return windows;
     }
@@ -221,20 +230,26 @@ public final class InterleavedComparison {
         }
     }
 
-    /** CPU seconds of each cluster's nodes and of this process, and the machine's busy and total ticks. */
-    private record CpuReading(double[] nodes, double bench, long busyTicks, long totalTicks) {
+    /**
+     * CPU seconds and context switches of each cluster's nodes, CPU seconds of this process, and the machine's busy
+     * and total ticks.
+     */
+    private record CpuReading(double[] nodes, long[] switches, double bench, long busyTicks, long totalTicks) {
         static CpuReading take(List<SystemUnderTest> clusters) {
             double[] nodes = new double[clusters.size()];
+            long[] switches = new long[clusters.size()];
             for (int i = 0; i < nodes.length; i++) {
                 for (NodeProbe node : clusters.get(i).nodes()) {
                     OptionalLong pid = node.pid();
-                    OptionalDouble cpu = pid.isPresent() ? ProcessCpu.seconds(pid.getAsLong()) : OptionalDouble.empty();
-                    nodes[i] += cpu.orElse(0);
+                    if (pid.isPresent()) {
+                        nodes[i] += ProcessCpu.seconds(pid.getAsLong()).orElse(0);
+                        switches[i] += ContextSwitches.of(pid.getAsLong()).orElse(0);
+                    }
                 }
             }
             double bench = ProcessCpu.seconds(ProcessHandle.current().pid()).orElse(0);
             long[] machine = machineTicks();
-            return new CpuReading(nodes, bench, machine[0], machine[1]);
+            return new CpuReading(nodes, switches, bench, machine[0], machine[1]);
         }
 
         static double busyShare(CpuReading before, CpuReading after) {

@@ -3,7 +3,7 @@ package io.cohort.bench.balancer;
 import io.cohort.balancer.BalancerServer;
 import io.cohort.bench.balancer.Measurement.Target;
 import io.cohort.bench.peers.BackendNode;
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.bench.peers.HaproxyConfig;
 import io.cohort.bench.peers.HaproxyFront;
 import io.cohort.bench.sut.ProcessCpu;

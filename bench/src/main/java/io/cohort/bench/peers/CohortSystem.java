@@ -1,6 +1,6 @@
 package io.cohort.bench.peers;
 
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.JavaCommand;
 import io.cohort.cli.cluster.LocalCluster;

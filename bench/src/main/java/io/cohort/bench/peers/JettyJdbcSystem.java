@@ -1,6 +1,6 @@
 package io.cohort.bench.peers;
 
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.cli.cluster.ShopDatabase;
 import java.net.URI;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.cohort.bench.peers;
 
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.bench.tomcat.Delivery;
 import io.cohort.bench.tomcat.SessionReplication;
 import io.cohort.bench.tomcat.TomcatCluster;

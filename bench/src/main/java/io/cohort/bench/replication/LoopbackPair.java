@@ -1,6 +1,6 @@
 package io.cohort.bench.replication;
 
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
 import io.cohort.config.Delivery;

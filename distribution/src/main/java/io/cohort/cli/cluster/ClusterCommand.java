@@ -4,6 +4,7 @@ import io.cohort.cli.CommandFailure;
 import io.cohort.cli.DurationConverter;
 import io.cohort.cli.ExitCode;
 import io.cohort.cli.Main;
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -240,9 +241,12 @@ public final class ClusterCommand implements Callable<Integer> {
         if (!replication.replicates()) {
             return List.of();
         }
+        if (replicationBasePort == 0) {
+            return PresetPorts.pick(count); // below the ephemeral range: no connector can take one before its node
+        }
         List<Integer> ports = new ArrayList<>();
         for (int k = 0; k < count; k++) {
-            ports.add(replicationBasePort == 0 ? FreePorts.loopback() : replicationBasePort + k);
+            ports.add(replicationBasePort + k);
         }
         return ports;
     }

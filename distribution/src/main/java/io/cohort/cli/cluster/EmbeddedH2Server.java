@@ -1,5 +1,6 @@
 package io.cohort.cli.cluster;
 
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,7 +29,7 @@ public final class EmbeddedH2Server implements AutoCloseable {
         Files.createDirectories(directory);
         // H2 listens on every interface unless told otherwise; this process's server is for local nodes only
         System.setProperty("h2.bindAddress", "127.0.0.1");
-        int port = FreePorts.loopback();
+        int port = PresetPorts.one();
         try {
             Server server = Server.createTcpServer("-tcpPort", Integer.toString(port), "-baseDir",
                     directory.toAbsolutePath().toString(), "-ifNotExists").start();

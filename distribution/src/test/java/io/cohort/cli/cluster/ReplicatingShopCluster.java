@@ -1,6 +1,7 @@
 package io.cohort.cli.cluster;
 
 import io.cohort.jpetstore.testing.ShopHost;
+import io.cohort.net.PresetPorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -9,7 +10,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -30,10 +30,7 @@ final class ReplicatingShopCluster implements AutoCloseable {
 
     static ReplicatingShopCluster start(Path dir, int nodes, String pattern) throws Exception {
         EmbeddedH2Server database = EmbeddedH2Server.start(dir.resolve("h2"));
-        List<Integer> ports = new ArrayList<>();
-        for (int k = 0; k < nodes; k++) {
-            ports.add(FreePorts.loopback());
-        }
+        List<Integer> ports = PresetPorts.pick(nodes);
         LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(nodes), 0, 0,
                 List.of(Path.of("target/test-wars/jpetstore.war").toAbsolutePath()), Duration.ofSeconds(15))
                 .withDatabase(database.database())

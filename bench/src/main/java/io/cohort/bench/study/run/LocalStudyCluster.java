@@ -1,6 +1,6 @@
 package io.cohort.bench.study.run;
 
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.sut.NodeProbe;
 import io.cohort.bench.sut.SystemUnderTest;

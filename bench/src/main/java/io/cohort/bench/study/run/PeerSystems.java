@@ -5,7 +5,7 @@ import io.cohort.bench.peers.FrontKind;
 import io.cohort.bench.peers.JettyJdbcSystem;
 import io.cohort.bench.peers.PeerSystem;
 import io.cohort.bench.peers.TomcatSystem;
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.study.model.SystemNames;
 import io.cohort.bench.sut.SystemUnderTest;

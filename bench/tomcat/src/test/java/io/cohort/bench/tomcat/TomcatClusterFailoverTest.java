@@ -2,7 +2,7 @@ package io.cohort.bench.tomcat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cohort.bench.ports.PresetPorts;
+import io.cohort.net.PresetPorts;
 import io.cohort.jpetstore.testing.ShopClient;
 import io.cohort.jpetstore.testing.ShopClient.Page;
 import io.cohort.jpetstore.testing.ShopHost;

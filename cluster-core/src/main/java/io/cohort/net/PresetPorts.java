@@ -1,4 +1,4 @@
-package io.cohort.bench.ports;
+package io.cohort.net;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -11,10 +11,11 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Loopback ports a process is told before it starts (replication and cluster receivers, a node's HTTP port, a
- * proxy's front port): the benchmarks' clusters need them before their members run. They are taken below the
- * kernel's ephemeral port range ({@code /proc/sys/net/ipv4/ip_local_port_range}), so that no socket bound to port
- * 0 in the meantime (a node's HTTP or admin connector, a client connection) can take one between the check and
- * the node binding it. Each is checked free on loopback when picked.
+ * proxy's front port, an embedded database's port): a local cluster's launcher and the benchmarks need them before
+ * their members run. They are taken below the kernel's ephemeral port range
+ * ({@code /proc/sys/net/ipv4/ip_local_port_range}), so that no socket bound to port 0 in the meantime (a node's
+ * HTTP or admin connector, a client connection) can take one between the check and the node binding it. Each is
+ * checked free on loopback when picked.
  */
 public final class PresetPorts {
 

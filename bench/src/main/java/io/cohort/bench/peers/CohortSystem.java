@@ -1,6 +1,5 @@
 package io.cohort.bench.peers;
 
-import io.cohort.net.PresetPorts;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.JavaCommand;
 import io.cohort.cli.cluster.LocalCluster;
@@ -8,6 +7,7 @@ import io.cohort.cli.cluster.LocalClusterPlan;
 import io.cohort.cli.cluster.ReplicationPattern;
 import io.cohort.cli.cluster.ReplicationPlan;
 import io.cohort.cli.cluster.ShopDatabase;
+import io.cohort.net.PresetPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

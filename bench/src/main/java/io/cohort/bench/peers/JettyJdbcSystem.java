@@ -1,7 +1,7 @@
 package io.cohort.bench.peers;
 
-import io.cohort.net.PresetPorts;
 import io.cohort.cli.cluster.ShopDatabase;
+import io.cohort.net.PresetPorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package io.cohort.bench.peers;
 
-import io.cohort.net.PresetPorts;
 import io.cohort.bench.tomcat.Delivery;
 import io.cohort.bench.tomcat.SessionReplication;
 import io.cohort.bench.tomcat.TomcatCluster;
 import io.cohort.bench.tomcat.TomcatClusterPlan;
 import io.cohort.cli.cluster.ShopDatabase;
+import io.cohort.net.PresetPorts;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.cohort.bench.replication;
 
-import io.cohort.net.PresetPorts;
 import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
 import io.cohort.config.Delivery;
@@ -8,9 +7,10 @@ import io.cohort.config.Discovery;
 import io.cohort.config.PeerMember;
 import io.cohort.config.PeerProtocol;
 import io.cohort.config.ReplicationSettings;
-import io.cohort.config.SecurityConfig;
 import io.cohort.config.Scope;
+import io.cohort.config.SecurityConfig;
 import io.cohort.config.Trigger;
+import io.cohort.net.PresetPorts;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.group.BackupCopies;
 import io.cohort.replication.group.GroupOptions;

@@ -1,6 +1,5 @@
 package io.cohort.bench.study.run;
 
-import io.cohort.net.PresetPorts;
 import io.cohort.bench.study.model.ExperimentSpec;
 import io.cohort.bench.sut.NodeProbe;
 import io.cohort.bench.sut.SystemUnderTest;
@@ -12,6 +11,7 @@ import io.cohort.cli.cluster.NodeProcess;
 import io.cohort.cli.cluster.ReplicationPattern;
 import io.cohort.cli.cluster.ReplicationPlan;
 import io.cohort.cli.cluster.StartupFailure;
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -2,10 +2,10 @@ package io.cohort.bench.tomcat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cohort.net.PresetPorts;
-import io.cohort.jpetstore.testing.ShopClient;
 import io.cohort.jpetstore.testing.ShopClient.Page;
+import io.cohort.jpetstore.testing.ShopClient;
 import io.cohort.jpetstore.testing.ShopHost;
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;

@@ -73,12 +73,12 @@ public final class AsyncSender implements ChangeDelivery {
             return;
         }
         Lane lane = lanes.get(Math.floorMod(sessionId.hashCode(), lanes.size()));
-        boolean queued = false;
         boolean idle = lane.pending.getAndIncrement() == 0;
         if (idle && batching.callerSends() && !closed) {
             lane.sendNow(List.of(dispatch));
             return;
         }
+        boolean queued = false;
         try {
             queued = !closed && lane.queue.offer(dispatch, BACK_PRESSURE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {

@@ -30,7 +30,12 @@ import java.util.function.Consumer;
 public record Batching(int maxSize, Duration linger, Consumer<List<Dispatch>> sender, boolean callerSends) {
 
     /** One dispatch at a time, always by the lane's thread. */
-    public static final Batching NONE = new Batching(1, Duration.ZERO, group -> group.forEach(Dispatch::send), false);
+    public static final Batching NONE = oneAtATime(false);
+
+    /** One dispatch at a time; {@code callerSends} as for the record. */
+    public static Batching oneAtATime(boolean callerSends) {
+        return new Batching(1, Duration.ZERO, group -> group.forEach(Dispatch::send), callerSends);
+    }
 
     public Batching {
         if (maxSize < 1) {

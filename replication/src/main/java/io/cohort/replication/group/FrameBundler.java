@@ -56,7 +56,7 @@ final class FrameBundler {
     /** How the transport's asynchronous lanes group dispatches ({@link Batching}). */
     Batching batching() {
         return maxDispatches <= 1
-                ? new Batching(1, Duration.ZERO, group -> group.forEach(Dispatch::send), callerSends)
+                ? Batching.oneAtATime(callerSends)
                 : new Batching(maxDispatches, flushInterval, this::send, callerSends);
     }
 

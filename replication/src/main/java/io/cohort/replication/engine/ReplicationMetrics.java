@@ -78,7 +78,7 @@ public final class ReplicationMetrics implements AutoCloseable {
         this.bytesSent = registry.counter(BYTES, app.and("direction", SENT));
         this.messagesSent = registry.counter(MESSAGES, app.and("direction", SENT));
         this.attributesSent = registry.counter(ATTRIBUTES, app.and("direction", SENT));
-        received(registry, application, 0);
+        ReceivedMeters.register(registry, application);
         this.bytesReceived = registry.counter(BYTES, app.and("direction", RECEIVED));
         this.syncLatency = Timer.builder(SYNC_LATENCY).tags(app).publishPercentileHistogram()
                 .description("time until every holder acknowledged a synchronous change").register(registry);
@@ -89,17 +89,6 @@ public final class ReplicationMetrics implements AutoCloseable {
         this.conflicts = registry.counter(CONFLICTS, app);
         for (LookupOutcome outcome : LookupOutcome.values()) {
             registry.counter(LOOKUPS, app.and("outcome", outcome.tag()));
-        }
-    }
-
-    /** Counts a change received for {@code application}, deployed here or not. */
-    public static void received(MeterRegistry registry, String application, long bytes) {
-        Tags tags = Tags.of("app", application, "direction", RECEIVED);
-        Counter changes = registry.counter(CHANGES, tags);
-        Counter received = registry.counter(BYTES, tags);
-        if (bytes > 0) {
-            changes.increment();
-            received.increment(bytes);
         }
     }
 

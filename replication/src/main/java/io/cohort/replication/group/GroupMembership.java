@@ -43,13 +43,19 @@ final class GroupMembership implements ClusterView, AutoCloseable {
     private volatile List<Address> viewMembers = List.of();
     private volatile Snapshot snapshot;
 
-    /** The members and the address of each, replaced as a whole. */
-    private record Snapshot(List<Member> members, Map<String, Address> addresses) {
+    /**
+     * The members, those other than this node (asked for on every replicated change, so kept rather than filtered
+     * each time) and the address of each, replaced as a whole.
+     */
+    private record Snapshot(List<Member> members, List<Member> others, Map<String, Address> addresses) {
+        Snapshot(List<Member> members, Map<String, Address> addresses, String self) {
+            this(members, members.stream().filter(m -> !m.name().equals(self)).toList(), addresses);
+        }
     }
 
     GroupMembership(Member self) {
         this.self = Objects.requireNonNull(self, "self");
-        this.snapshot = new Snapshot(List.of(self), Map.of());
+        this.snapshot = new Snapshot(List.of(self), Map.of(), self.name());
         this.notifier = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-membership-" + self.name());
             thread.setDaemon(true);
@@ -74,7 +80,7 @@ final class GroupMembership implements ClusterView, AutoCloseable {
 
     /** The members other than this node. */
     List<Member> others() {
-        return snapshot.members().stream().filter(m -> !m.name().equals(self.name())).toList();
+        return snapshot.others();
     }
 
     @Override
@@ -162,7 +168,7 @@ final class GroupMembership implements ClusterView, AutoCloseable {
         if (members.equals(snapshot.members()) && addresses.equals(snapshot.addresses())) {
             return;
         }
-        snapshot = new Snapshot(members, Map.copyOf(addresses));
+        snapshot = new Snapshot(members, Map.copyOf(addresses), self.name());
         LOG.info("{}: cluster members {}", self.name(), members.stream().map(Member::name).toList());
         if (notifier.isShutdown()) {
             return;

@@ -1,5 +1,6 @@
 package io.cohort.replication.group;
 
+import io.cohort.replication.engine.ReceivedMeters;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionChange;
 import io.cohort.replication.wire.FrameBundle;
@@ -45,6 +46,7 @@ final class MessageRouter implements Inbox {
     private final MessageCodec codec;
     private final Map<String, GroupSessionTransport> applications;
     private final MeterRegistry meters;
+    private final ReceivedMeters received;
     private final Counter rejected;
     private final AtomicBoolean rejectionLogged = new AtomicBoolean();
     private final Function<View, Void> onView;
@@ -55,6 +57,7 @@ final class MessageRouter implements Inbox {
         this.codec = codec;
         this.applications = applications;
         this.meters = meters;
+        this.received = new ReceivedMeters(meters);
         this.rejected = ReplicationMetrics.rejected(meters);
         this.onView = onView;
     }
@@ -105,14 +108,14 @@ final class MessageRouter implements Inbox {
                 group.messenger().send(from, codec.encode(new Hello(group.membership().self())), true);
             }
         } else if (message instanceof SessionUpdate update) {
-            ReplicationMetrics.received(meters, update.application(), length);
+            received.change(update.application(), length);
             applyUpdate(from, sender, update);
         } else if (message instanceof Acknowledgement ack) {
             group.acks().acknowledged(ack.correlation(), sender);
         } else if (message instanceof LookupReply reply) {
             group.lookups().answered(reply.correlation(), sender, reply.copy());
         } else if (message instanceof SessionRemoved removed) {
-            received(removed.application(), length);
+            received.bytes(removed.application(), length);
             group.backups().remove(removed.application(), removed.sessionId());
             GroupSessionTransport local = applications.get(removed.application());
             if (local != null && local.owned().owns(removed.sessionId())) {
@@ -120,10 +123,10 @@ final class MessageRouter implements Inbox {
                 local.steppedBack(removed.sessionId());
             }
         } else if (message instanceof ReleaseCopy release) {
-            received(release.application(), length);
+            received.bytes(release.application(), length);
             group.backups().release(release.application(), release.sessionId(), release.version());
         } else if (message instanceof Touch touch) {
-            received(touch.application(), length);
+            received.bytes(touch.application(), length);
             group.backups().touch(touch.application(), touch.sessionId(), touch.version(), touch.lastAccessed());
         } else if (message instanceof FullCopyRequest request) {
             GroupSessionTransport owner = applications.get(request.application());
@@ -133,7 +136,7 @@ final class MessageRouter implements Inbox {
         } else if (message instanceof Lookup lookup) {
             answerLookup(from, lookup);
         } else if (message instanceof TakenOver notice) {
-            received(notice.application(), length);
+            received.bytes(notice.application(), length);
             group.backups().takenOver(notice.application(), notice.sessionId(), sender, notice.version(),
                     notice.holders(), group.selfName());
             GroupSessionTransport previousOwner = applications.get(notice.application());
@@ -196,11 +199,6 @@ final class MessageRouter implements Inbox {
         if (correlation != ReplicationMessage.NO_CORRELATION) {
             group.messenger().send(to, codec.encode(new Acknowledgement(correlation)), true);
         }
-    }
-
-    private void received(String application, int length) {
-        meters.counter(ReplicationMetrics.BYTES, "app", application, "direction", ReplicationMetrics.RECEIVED)
-                .increment(length);
     }
 
     private void reject(Address from, String reason) {

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * {@code <peer>}: point-to-point TCP between members (JGroups TCP).
+ * {@code <peer>}: point-to-point TCP between members (JGroups TCP_NIO2: non-blocking sockets).
  *
  * @param bindAddress         the address the transport listens on
  * @param startPort           the first port tried

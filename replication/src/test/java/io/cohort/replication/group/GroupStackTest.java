@@ -19,9 +19,14 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.AUTH;
+import org.jgroups.protocols.BasicTCP;
+import org.jgroups.protocols.NoBundler;
+import org.jgroups.protocols.PerDestinationBundler;
 import org.jgroups.protocols.SYM_ENCRYPT;
 import org.jgroups.protocols.TCP;
 import org.jgroups.protocols.TCPPING;
+import org.jgroups.protocols.TCP_NIO2;
+import org.jgroups.protocols.TP;
 import org.jgroups.protocols.UDP;
 import org.jgroups.protocols.dns.DNS_PING;
 import org.jgroups.protocols.pbcast.GMS;
@@ -50,7 +55,7 @@ class GroupStackTest {
     @Test
     void peerStackBindsTheConfiguredAddressWithoutDiagnosticsAndProbesTheMembers() throws Exception {
         try (JChannel channel = channel(peer(Discovery.STATIC, Optional.empty(), Optional.empty()), Optional.empty())) {
-            TCP tcp = channel.getProtocolStack().findProtocol(TCP.class);
+            BasicTCP tcp = channel.getProtocolStack().findProtocol(BasicTCP.class);
             assertThat(tcp.getBindAddress().getHostAddress()).isEqualTo("127.0.0.1");
             assertThat(tcp.getBindPort()).isEqualTo(7900);
             assertThat(tcp.getPortRange()).isEqualTo(2);
@@ -59,6 +64,25 @@ class GroupStackTest {
             assertThat(ping.getInitialHosts()).extracting(Object::toString)
                     .contains("10.0.0.1:7900", "10.0.0.1:7902", "10.0.0.2:7901", "10.0.0.2:7903"); // range 3 per member
             assertThat(channel.getName()).isEqualTo("n1");
+        }
+    }
+
+    @Test
+    void peerStackWritesFromTheSendingThreadOnNonBlockingSocketsUnlessToldOtherwise() throws Exception {
+        try (JChannel channel = channel(peer(Discovery.STATIC, Optional.empty(), Optional.empty()), Optional.empty())) {
+            TP transport = channel.getProtocolStack().getTransport();
+            assertThat(transport).isInstanceOf(TCP_NIO2.class);
+            assertThat(transport.getBundler()).isInstanceOf(NoBundler.class);
+        }
+        System.setProperty("cohort.transport", "TCP");
+        System.setProperty("cohort.bundler_type", "pd");
+        try (JChannel channel = channel(peer(Discovery.STATIC, Optional.empty(), Optional.empty()), Optional.empty())) {
+            TP transport = channel.getProtocolStack().getTransport();
+            assertThat(transport).isInstanceOf(TCP.class);
+            assertThat(transport.getBundler()).isInstanceOf(PerDestinationBundler.class);
+        } finally {
+            System.clearProperty("cohort.transport");
+            System.clearProperty("cohort.bundler_type");
         }
     }
 
@@ -113,7 +137,7 @@ class GroupStackTest {
             Files.writeString(file, new String(in.readAllBytes()).replace("${cohort.fd.timeout:12s}", "33s"));
         }
         try (JChannel channel = channel(peer(Discovery.STATIC, Optional.empty(), Optional.of(file)), Optional.empty())) {
-            TCP tcp = channel.getProtocolStack().findProtocol(TCP.class);
+            BasicTCP tcp = channel.getProtocolStack().findProtocol(BasicTCP.class);
             assertThat(tcp.getBindPort()).isEqualTo(7900);
             assertThat(channel.getProtocolStack().printProtocolSpec(false)).contains("FD_ALL3");
             org.jgroups.protocols.FD_ALL3 fd = channel.getProtocolStack().findProtocol(org.jgroups.protocols.FD_ALL3.class);

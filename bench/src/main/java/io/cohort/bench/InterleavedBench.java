@@ -4,6 +4,7 @@ import io.cohort.bench.study.run.DataSetSize;
 import io.cohort.bench.study.run.InterleavedComparison;
 import io.cohort.bench.study.run.InterleavedComparison.Settings;
 import io.cohort.bench.study.run.InterleavedComparison.Window;
+import io.cohort.bench.sut.NodeThreads;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,12 +91,20 @@ public final class InterleavedBench {
     static String csv(List<Window> windows) {
         StringBuilder csv = new StringBuilder("turn,pattern,recorded,seconds,pages,pages_per_s,idle_side_pages,errors,"
                 + "sessions_lost,node_cpu_s,node_cpu_ms_per_page,idle_side_node_cpu_s,bench_cpu_s,machine_busy,"
-                + "node_context_switches,node_switches_per_page\n");
+                + "node_context_switches,node_switches_per_page");
+        for (NodeThreads kind : NodeThreads.values()) {
+            csv.append(",node_cpu_ms_per_page_").append(kind.name().toLowerCase(Locale.ROOT));
+        }
+        csv.append('\n');
         for (Window w : windows) {
-            csv.append(String.format(Locale.ROOT, "%d,%s,%b,%.0f,%d,%.2f,%d,%d,%d,%.2f,%.3f,%.2f,%.2f,%.3f,%d,%.2f%n",
+            csv.append(String.format(Locale.ROOT, "%d,%s,%b,%.0f,%d,%.2f,%d,%d,%d,%.2f,%.3f,%.2f,%.2f,%.3f,%d,%.2f",
                     w.index() + 1, w.pattern(), w.recorded(), w.seconds(), w.pages(), w.pagesPerSecond(), w.idlePages(),
                     w.errors(), w.sessionsLost(), w.nodeCpuSeconds(), w.nodeCpuMillisPerPage(), w.idleNodeCpuSeconds(),
                     w.benchCpuSeconds(), w.machineBusy(), w.nodeContextSwitches(), w.nodeSwitchesPerPage()));
+            for (NodeThreads kind : NodeThreads.values()) {
+                csv.append(String.format(Locale.ROOT, ",%.4f", w.nodeCpuMillisPerPage(kind)));
+            }
+            csv.append('\n');
         }
         return csv.toString();
     }
@@ -150,7 +159,33 @@ public final class InterleavedBench {
                 errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
         md.append(String.format(Locale.ROOT, "Context switches of the nodes' threads per page (median of the recorded "
                 + "turns): %s %.1f, %s %.1f.%n", a, medianSwitches(recorded, 0), b, medianSwitches(recorded, 1)));
+        md.append(threadsTable(recorded, a, b));
         return md.toString();
+    }
+
+    /** Where the nodes' CPU per page went, by kind of thread: medians of A's and of B's recorded turns. */
+    static String threadsTable(List<Window> recorded, String a, String b) {
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%nWhere the nodes' CPU per page went, by "
+                + "what the threads work on (ms per page, median of the recorded turns; `/proc/<pid>/task/*/stat`, "
+                + "10 ms ticks):%n%n| threads | %s | %s | %s − %s |%n|---|---|---|---|%n", a, b, b, a));
+        double totalA = 0;
+        double totalB = 0;
+        for (NodeThreads kind : NodeThreads.values()) {
+            double inA = median(recorded, 0, kind);
+            double inB = median(recorded, 1, kind);
+            totalA += inA;
+            totalB += inB;
+            md.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %+.3f |%n", kind.name().toLowerCase(Locale.ROOT),
+                    inA, inB, inB - inA));
+        }
+        md.append(String.format(Locale.ROOT, "| sum of the medians | %.3f | %.3f | %+.3f |%n", totalA, totalB,
+                totalB - totalA));
+        return md.toString();
+    }
+
+    private static double median(List<Window> turns, int side, NodeThreads kind) {
+        return Median.median(turns.stream().filter(w -> w.index() % 2 == side)
+                .mapToDouble(w -> w.nodeCpuMillisPerPage(kind)).toArray());
     }
 
     /** @param side 0 for A's turns (the even ones), 1 for B's */

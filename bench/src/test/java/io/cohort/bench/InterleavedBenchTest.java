@@ -7,20 +7,26 @@ import io.cohort.bench.InterleavedBench.Pair;
 import io.cohort.bench.study.run.DataSetSize;
 import io.cohort.bench.study.run.InterleavedComparison.Settings;
 import io.cohort.bench.study.run.InterleavedComparison.Window;
+import io.cohort.bench.sut.NodeThreads;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class InterleavedBenchTest {
 
-    /** A turn of 20 measured seconds serving {@code pagesPerSecond}, with 0.5 s of node CPU per 1,000 pages. */
+    /**
+     * A turn of 20 measured seconds serving {@code pagesPerSecond}, with 0.5 s of node CPU per 1,000 pages: 0.4 ms
+     * per page in request threads and 0.1 ms in replication's threads for 2211, in the JIT for none.
+     */
     private static Window turn(int index, boolean recorded, double pagesPerSecond) {
         long pages = Math.round(pagesPerSecond * 20);
         return new Window(index, index % 2 == 0 ? "none" : "2211", recorded, 20, pages, 3, 0, 0, pages * 0.0005,
-                0.1, 5, 0.99, pages * (index % 2 == 0 ? 12 : 15));
+                0.1, 5, 0.99, pages * (index % 2 == 0 ? 12 : 15), Map.of(NodeThreads.REQUESTS, pages * 0.0004,
+                        index % 2 == 0 ? NodeThreads.JIT : NodeThreads.REPLICATION, pages * 0.0001));
     }
 
     private static List<Window> turns(double... pagesPerSecond) {
@@ -64,6 +70,19 @@ class InterleavedBenchTest {
         assertThat(summary).contains("the idle side served 21 pages");
         assertThat(summary).contains("| 2 | 110.0 | 99.0 | 120.0 | 86.1 % |");
         assertThat(summary).contains("per page (median of the recorded turns): none 12.0, 2211 15.0.");
+        assertThat(summary).contains("| requests | 0.400 | 0.400 | +0.000 |", "| replication | 0.000 | 0.100 | +0.100 |",
+                "| jit | 0.100 | 0.000 | -0.100 |", "| ended | 0.000 | 0.000 | +0.000 |",
+                "| sum of the medians | 0.500 | 0.500 | +0.000 |");
+    }
+
+    @Test
+    void theCsvHasTheNodeCpuPerPageOfEveryKindOfThread() {
+        String csv = InterleavedBench.csv(turns(50, 10, 100));
+        String[] lines = csv.split("\n");
+        assertThat(lines[0]).endsWith(",node_cpu_ms_per_page_requests,node_cpu_ms_per_page_replication,"
+                + "node_cpu_ms_per_page_gc,node_cpu_ms_per_page_jit,node_cpu_ms_per_page_other,node_cpu_ms_per_page_ended");
+        assertThat(lines[2]).endsWith(",0.4000,0.1000,0.0000,0.0000,0.0000,0.0000");
+        assertThat(lines[3]).endsWith(",0.4000,0.0000,0.0000,0.1000,0.0000,0.0000");
     }
 
     @Test

@@ -5,10 +5,12 @@ import io.cohort.bench.study.driver.LoadDriver;
 import io.cohort.bench.study.driver.LoadStats;
 import io.cohort.bench.study.driver.LoadStats.SecondCounts;
 import io.cohort.bench.study.model.ExperimentSpec;
-import io.cohort.bench.sut.NodeProbe;
 import io.cohort.bench.sut.ContextSwitches;
+import io.cohort.bench.sut.NodeProbe;
+import io.cohort.bench.sut.NodeThreads;
 import io.cohort.bench.sut.ProcessCpu;
 import io.cohort.bench.sut.SystemUnderTest;
+import io.cohort.bench.sut.ThreadCpu;
 import io.cohort.cli.cluster.EmbeddedH2Server;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,10 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,10 +103,16 @@ public final class InterleavedComparison {
      * @param machineBusy     share of the machine's CPU time that was busy (from {@code /proc/stat}), 0–1
      * @param nodeContextSwitches context switches of the loaded cluster's node processes' threads in the measured part
      *                        ({@link ContextSwitches})
+     * @param nodeCpuByThreads the loaded cluster's node CPU seconds in the measured part, by what the threads work on
+     *                        ({@link ThreadCpu}); sums to about {@code nodeCpuSeconds}
      */
     public record Window(int index, String pattern, boolean recorded, double seconds, long pages, long idlePages,
             long errors, long sessionsLost, double nodeCpuSeconds, double idleNodeCpuSeconds, double benchCpuSeconds,
-            double machineBusy, long nodeContextSwitches) {
+            double machineBusy, long nodeContextSwitches, Map<NodeThreads, Double> nodeCpuByThreads) {
+
+        public Window {
+            nodeCpuByThreads = Map.copyOf(nodeCpuByThreads);
+        }
 
         public double pagesPerSecond() {
             return pages / seconds;
@@ -116,6 +126,11 @@ public final class InterleavedComparison {
         /** Context switches of the loaded cluster's nodes per page: the thread hand-offs a page takes there. */
         public double nodeSwitchesPerPage() {
             return pages == 0 ? Double.NaN : (double) nodeContextSwitches / pages;
+        }
+
+        /** Node CPU milliseconds per page of the loaded cluster spent by one kind of thread. */
+        public double nodeCpuMillisPerPage(NodeThreads kind) {
+            return pages == 0 ? Double.NaN : 1000 * nodeCpuByThreads.getOrDefault(kind, 0.0) / pages;
         }
     }
 
@@ -192,9 +207,10 @@ public final class InterleavedComparison {
             Counts idle = Counts.between(drivers.get(1 - side).stats(), start + settle, start + window);
             boolean recorded = k >= 2 * settings.warmupPairs();
             Window w = new Window(k, settings.patterns().get(side), recorded, (window - settle) / 1e9, loaded.pages,
-                    idle.pages, loaded.errors, loaded.sessionsLost, after.nodes[side] - before.nodes[side],
-                    after.nodes[1 - side] - before.nodes[1 - side], after.bench - before.bench,
-                    CpuReading.busyShare(before, after), after.switches[side] - before.switches[side]);
+                    idle.pages, loaded.errors, loaded.sessionsLost, CpuReading.nodeSeconds(before, after, side),
+                    CpuReading.nodeSeconds(before, after, 1 - side), after.bench - before.bench,
+                    CpuReading.busyShare(before, after), after.switches[side] - before.switches[side],
+                    CpuReading.byThreads(before, after, side));
             windows.add(w);
             out.printf(Locale.ROOT, "turn %2d/%d %-8s %s %7.1f pages/s, node CPU %.2f ms/page, %.1f switches/page, "
                     + "other side %d pages, machine %.0f %% busy%n", k + 1, settings.windows(), w.pattern(),
@@ -231,25 +247,45 @@ public final class InterleavedComparison {
     }
 
     /**
-     * CPU seconds and context switches of each cluster's nodes, CPU seconds of this process, and the machine's busy
-     * and total ticks.
+     * CPU time by thread and context switches of each cluster's nodes (per node process id), CPU seconds of this
+     * process, and the machine's busy and total ticks.
      */
-    private record CpuReading(double[] nodes, long[] switches, double bench, long busyTicks, long totalTicks) {
+    private record CpuReading(List<Map<Long, ThreadCpu>> threads, long[] switches, double bench, long busyTicks,
+            long totalTicks) {
         static CpuReading take(List<SystemUnderTest> clusters) {
-            double[] nodes = new double[clusters.size()];
+            List<Map<Long, ThreadCpu>> threads = new ArrayList<>();
             long[] switches = new long[clusters.size()];
-            for (int i = 0; i < nodes.length; i++) {
+            for (int i = 0; i < clusters.size(); i++) {
+                Map<Long, ThreadCpu> cluster = new HashMap<>();
                 for (NodeProbe node : clusters.get(i).nodes()) {
                     OptionalLong pid = node.pid();
                     if (pid.isPresent()) {
-                        nodes[i] += ProcessCpu.seconds(pid.getAsLong()).orElse(0);
+                        ThreadCpu.of(pid.getAsLong()).ifPresent(reading -> cluster.put(pid.getAsLong(), reading));
                         switches[i] += ContextSwitches.of(pid.getAsLong()).orElse(0);
                     }
                 }
+                threads.add(cluster);
             }
             double bench = ProcessCpu.seconds(ProcessHandle.current().pid()).orElse(0);
             long[] machine = machineTicks();
-            return new CpuReading(nodes, switches, bench, machine[0], machine[1]);
+            return new CpuReading(threads, switches, bench, machine[0], machine[1]);
+        }
+
+        /** CPU seconds of one cluster's node processes between two readings (processes read both times). */
+        static double nodeSeconds(CpuReading before, CpuReading after, int side) {
+            return byThreads(before, after, side).values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        /** One cluster's node CPU seconds between two readings, by kind of thread. */
+        static Map<NodeThreads, Double> byThreads(CpuReading before, CpuReading after, int side) {
+            Map<NodeThreads, Double> total = new EnumMap<>(NodeThreads.class);
+            after.threads.get(side).forEach((pid, now) -> {
+                ThreadCpu then = before.threads.get(side).get(pid);
+                if (then != null) {
+                    now.since(then).forEach((kind, seconds) -> total.merge(kind, seconds, Double::sum));
+                }
+            });
+            return total;
         }
 
         static double busyShare(CpuReading before, CpuReading after) {

@@ -6,6 +6,9 @@
 # about 18 minutes plus the clusters' start.
 # Usage: bench/run-interleaved.sh [out-dir] [--patterns A,B] [--nodes N] [--load USERS_PER_NODE] [--window S]
 #        [--settle S] [--warmup-pairs N] [--pairs N] [--cohort-home DIR]
+#        [--a-node-options -Dname=value,...] [--b-node-options -Dname=value,...]
+# The node options go to one side's node JVMs only: --patterns 2211,2211 --b-node-options
+# -Dcohort.transport=TCP,-Dcohort.bundler_type=pd compares one pattern under two JGroups stack tunings.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${SKIP_BUILD:-}" != "1" ]]; then

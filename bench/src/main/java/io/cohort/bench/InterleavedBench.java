@@ -23,7 +23,12 @@ import java.util.Locale;
  * <pre>
  * java -cp ... io.cohort.bench.InterleavedBench [out-dir] [--patterns none,2211] [--nodes 2] [--load 250]
  *     [--window 40] [--settle 15] [--warmup-pairs 8] [--pairs 5] [--cohort-home distribution/target/cohort]
+ *     [--a-node-options -Dname=value,...] [--b-node-options -Dname=value,...]
  * </pre>
+ *
+ * <p>{@code --a-node-options} and {@code --b-node-options} add JVM options to one side's node processes, so a pattern
+ * can be compared with itself under two tunings (e.g. {@code --patterns 2211,2211 --b-node-options
+ * -Dcohort.transport=TCP,-Dcohort.bundler_type=pd}).
  */
 public final class InterleavedBench {
 
@@ -56,7 +61,8 @@ public final class InterleavedBench {
                 : "bench/results/interleaved-" + String.join("-vs-", patterns)).toAbsolutePath();
         Path home = Path.of(BenchArgs.text(args, "--cohort-home", "distribution/target/cohort")).toAbsolutePath().normalize();
         Settings settings = new Settings(home, home.resolve("webapps").resolve("jpetstore.war"), DataSetSize.QUICK,
-                patterns, BenchArgs.option(args, "--nodes", 2), BenchArgs.option(args, "--load", 250),
+                patterns, List.of(nodeOptions(args, "--a-node-options"), nodeOptions(args, "--b-node-options")),
+                BenchArgs.option(args, "--nodes", 2), BenchArgs.option(args, "--load", 250),
                 Duration.ofSeconds(BenchArgs.option(args, "--window", 40)), Duration.ofSeconds(BenchArgs.option(args, "--settle", 15)),
                 BenchArgs.option(args, "--warmup-pairs", 8), BenchArgs.option(args, "--pairs", 5), 2007, Duration.ofMinutes(3));
         if (!Files.isDirectory(home.resolve("lib"))) {
@@ -72,6 +78,12 @@ public final class InterleavedBench {
         String command = "bench/run-interleaved.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
         Files.writeString(out.resolve("summary.md"), summary(settings, windows, started, ended, loadBefore, command));
         System.out.println(Files.readString(out.resolve("summary.md")));
+    }
+
+    /** The comma-separated JVM options after {@code name}; none when it is absent. */
+    static List<String> nodeOptions(String[] args, String name) {
+        String given = BenchArgs.text(args, name, "");
+        return given.isBlank() ? List.of() : List.of(given.split(","));
     }
 
     /** B's recorded turns, each with the recorded A turns on either side of it. */
@@ -126,6 +138,13 @@ public final class InterleavedBench {
                 settings.nodes(), a, b, settings.usersPerNode(), settings.nodes() * settings.usersPerNode(),
                 settings.window().toSeconds(), settings.settle().toSeconds(), settings.warmupPairs(), settings.pairs(),
                 b, a));
+        for (int side = 0; side < 2; side++) {
+            List<String> options = settings.nodeOptions().get(side);
+            if (!options.isEmpty()) {
+                md.append(String.format(Locale.ROOT, "%s's nodes (%s) ran with the JVM options `%s`.%n%n",
+                        side == 0 ? "A" : "B", settings.patterns().get(side), String.join(" ", options)));
+            }
+        }
         md.append("| pair | " + a + " before (pages/s) | " + b + " (pages/s) | " + a + " after (pages/s) | "
                 + b + " / " + a + " | node CPU ms/page " + a + " → " + b + " | node switches/page " + a + " → " + b
                 + " | machine busy |\n|---|---|---|---|---|---|---|---|\n");

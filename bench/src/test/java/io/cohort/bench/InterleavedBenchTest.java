@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class InterleavedBenchTest {
 
+    private static final List<List<String>> NO_OPTIONS = List.of(List.of(), List.of());
+
     /**
      * A turn of 20 measured seconds serving {@code pagesPerSecond}, with 0.5 s of node CPU per 1,000 pages: 0.4 ms
      * per page in request threads and 0.1 ms in replication's threads for 2211, in the JIT for none.
@@ -60,7 +62,7 @@ class InterleavedBenchTest {
     @Test
     void theSummaryStatesTheMedianRatioAndWhatLeakedFromTheIdleSide() {
         Settings settings = new Settings(Path.of("home"), Path.of("shop.war"), DataSetSize.QUICK,
-                List.of("none", "2211"), 2, 400, Duration.ofSeconds(30), Duration.ofSeconds(10), 1, 3, 1,
+                List.of("none", "2211"), List.of(List.of(), List.of("-Dcohort.transport=TCP")), 2, 400, Duration.ofSeconds(30), Duration.ofSeconds(10), 1, 3, 1,
                 Duration.ofMinutes(1));
         String summary = InterleavedBench.summary(settings, turns(50, 10, 100, 90, 110, 99, 120, 110, 100),
                 Instant.EPOCH, Instant.EPOCH.plusSeconds(300), "0.5", "bench/run-interleaved.sh");
@@ -68,6 +70,8 @@ class InterleavedBenchTest {
         // ratios 90/105 = 85.7 %, 99/115 = 86.1 %, 110/110 = 100 %: the median is the middle one
         assertThat(summary).contains("**2211 served 86.1 % of none's pages/s** (median of 3 pairs; range 85.7–100.0 %)");
         assertThat(summary).contains("the idle side served 21 pages");
+        assertThat(summary).contains("B's nodes (2211) ran with the JVM options `-Dcohort.transport=TCP`.")
+                .doesNotContain("A's nodes");
         assertThat(summary).contains("| 2 | 110.0 | 99.0 | 120.0 | 86.1 % |");
         assertThat(summary).contains("per page (median of the recorded turns): none 12.0, 2211 15.0.");
         assertThat(summary).contains("| requests | 0.400 | 0.400 | +0.000 |", "| replication | 0.000 | 0.100 | +0.100 |",
@@ -86,12 +90,24 @@ class InterleavedBenchTest {
     }
 
     @Test
-    void settingsRefuseAnythingButTwoPatternsAndASettlingTimeShorterThanATurn() {
+    void settingsRefuseAnythingButTwoPatternsASettlingTimeShorterThanATurnAndNodeOptionsThatAreNoJvmOptions() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Settings(Path.of("h"), Path.of("w"),
-                DataSetSize.QUICK, List.of("none"), 2, 10, Duration.ofSeconds(30), Duration.ofSeconds(5), 0, 1, 1,
+                DataSetSize.QUICK, List.of("none"), NO_OPTIONS, 2, 10, Duration.ofSeconds(30), Duration.ofSeconds(5), 0, 1, 1,
                 Duration.ofMinutes(1))).hasMessageContaining("exactly two patterns");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Settings(Path.of("h"), Path.of("w"),
-                DataSetSize.QUICK, List.of("none", "2211"), 2, 10, Duration.ofSeconds(30), Duration.ofSeconds(30), 0,
+                DataSetSize.QUICK, List.of("none", "2211"), NO_OPTIONS, 2, 10, Duration.ofSeconds(30), Duration.ofSeconds(30), 0,
                 1, 1, Duration.ofMinutes(1))).hasMessageContaining("settle shorter");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new Settings(Path.of("h"), Path.of("w"),
+                DataSetSize.QUICK, List.of("2211", "2211"), List.of(List.of(), List.of("cohort.transport=TCP")), 2, 10,
+                Duration.ofSeconds(30), Duration.ofSeconds(5), 0, 1, 1, Duration.ofMinutes(1)))
+                .hasMessageContaining("a node option is a -D or -X JVM option: cohort.transport=TCP");
+    }
+
+    @Test
+    void nodeOptionsAreCommaSeparatedAndNoneWhenAbsent() {
+        String[] args = {"/tmp/out", "--b-node-options", "-Dcohort.transport=TCP,-Dcohort.bundler_type=pd"};
+        assertThat(InterleavedBench.nodeOptions(args, "--b-node-options"))
+                .containsExactly("-Dcohort.transport=TCP", "-Dcohort.bundler_type=pd");
+        assertThat(InterleavedBench.nodeOptions(args, "--a-node-options")).isEmpty();
     }
 }

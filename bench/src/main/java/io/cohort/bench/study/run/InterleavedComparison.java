@@ -52,6 +52,8 @@ public final class InterleavedComparison {
      * @param shopWar      the shop WAR
      * @param dataSet      the benchmark data set
      * @param patterns     the two patterns, A then B (e.g. {@code none}, {@code 2211})
+     * @param nodeOptions  per side, A then B: JVM options added to that cluster's node processes (e.g.
+     *                     {@code -Dcohort.transport=TCP}), so one pattern can be compared under two tunings
      * @param nodes        nodes per cluster
      * @param usersPerNode closed-loop users per node of the cluster whose turn it is
      * @param window       length of one turn
@@ -61,13 +63,24 @@ public final class InterleavedComparison {
      * @param seed         seed of the users' random choices
      * @param startTimeout how long a cluster may take to come up
      */
-    public record Settings(Path cohortHome, Path shopWar, DataSetSize dataSet, List<String> patterns, int nodes,
-            int usersPerNode, Duration window, Duration settle, int warmupPairs, int pairs, long seed,
+    public record Settings(Path cohortHome, Path shopWar, DataSetSize dataSet, List<String> patterns,
+            List<List<String>> nodeOptions, int nodes, int usersPerNode, Duration window, Duration settle, int warmupPairs, int pairs, long seed,
             Duration startTimeout) {
         public Settings {
             patterns = List.copyOf(patterns);
             if (patterns.size() != 2) {
                 throw new IllegalArgumentException("an interleaved comparison takes exactly two patterns: " + patterns);
+            }
+            nodeOptions = nodeOptions.stream().map(List::copyOf).toList();
+            if (nodeOptions.size() != 2) {
+                throw new IllegalArgumentException("node options are given per side, A and B: " + nodeOptions);
+            }
+            for (List<String> side : nodeOptions) {
+                for (String option : side) {
+                    if (!option.startsWith("-D") && !option.startsWith("-X")) {
+                        throw new IllegalArgumentException("a node option is a -D or -X JVM option: " + option);
+                    }
+                }
             }
             if (nodes < 1 || usersPerNode < 1 || pairs < 1 || warmupPairs < 0) {
                 throw new IllegalArgumentException("nodes, users per node and pairs must be ≥ 1, warm-up pairs ≥ 0");
@@ -162,8 +175,10 @@ public final class InterleavedComparison {
                 ExperimentSpec spec = new ExperimentSpec("interleaved-" + "ab".charAt(side) + "-" + pattern, "cohort",
                         pattern, settings.nodes(), settings.usersPerNode(), Integer.toString(settings.usersPerNode()),
                         DRIVER_RAMP, total, false);
-                out.printf("starting %d node(s) replicating with %s ...%n", settings.nodes(), pattern);
-                clusters.add(LocalStudyCluster.start(spec, environment, cleanup::add));
+                List<String> options = settings.nodeOptions().get(side);
+                out.printf("starting %d node(s) replicating with %s%s ...%n", settings.nodes(), pattern,
+                        options.isEmpty() ? "" : " (" + String.join(" ", options) + ")");
+                clusters.add(LocalStudyCluster.start(spec, environment.withNodeOptions(options), cleanup::add));
             }
             AtomicInteger turn = new AtomicInteger(0);
             List<LoadDriver> drivers = new ArrayList<>();

@@ -34,6 +34,17 @@ public record StudyEnvironment(Path workDir, Path shopWar, ShopDatabase database
         Objects.requireNonNull(startTimeout, "startTimeout");
     }
 
+    /** The same environment with {@code options} added to the node JVMs' options (later ones win). */
+    public StudyEnvironment withNodeOptions(List<String> options) {
+        if (options.isEmpty()) {
+            return this;
+        }
+        List<String> all = new ArrayList<>(nodeJava.jvmOptions());
+        all.addAll(options);
+        return new StudyEnvironment(workDir, shopWar, database,
+                new JavaCommand(nodeJava.java(), nodeJava.classPath(), all), startTimeout, accounts);
+    }
+
     /**
      * The node JVM command, as the distribution's {@code bin/cohort} runs a node: this JVM's java, the
      * distribution's {@code lib/*} as class path (never the bench's own class path: the nodes must see only what a

@@ -178,6 +178,7 @@ public final class InterleavedBench {
                 errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
         md.append(String.format(Locale.ROOT, "Context switches of the nodes' threads per page (median of the recorded "
                 + "turns): %s %.1f, %s %.1f.%n", a, medianSwitches(recorded, 0), b, medianSwitches(recorded, 1)));
+        md.append(Settling.of(recorded, pairs).paragraph(a, b));
         md.append(threadsTable(recorded, a, b));
         return md.toString();
     }

@@ -79,6 +79,50 @@ class InterleavedBenchTest {
                 "| sum of the medians | 0.500 | 0.500 | +0.000 |");
     }
 
+    /** Recorded turns of 20 s at {@code pagesPerSecond[k]}, the nodes needing {@code cpuMillisPerPage[k]} per page. */
+    private static List<Window> turnsWithCpu(double[] pagesPerSecond, double[] cpuMillisPerPage) {
+        List<Window> turns = new ArrayList<>();
+        for (int k = 0; k < pagesPerSecond.length; k++) {
+            long pages = Math.round(pagesPerSecond[k] * 20);
+            double cpu = pages * cpuMillisPerPage[k] / 1000;
+            turns.add(new Window(k, k % 2 == 0 ? "none" : "2211", true, 20, pages, 0, 0, 0, cpu, 0.1, 5, 1.0, pages * 10,
+                    Map.of(NodeThreads.REQUESTS, cpu)));
+        }
+        return turns;
+    }
+
+    @Test
+    void aSideWhoseNodesStillGetCheaperPerPageIsReportedAsNotInSteadyStateWithTheRatioOfEachHalf() {
+        // A steady at 0.6 ms per page; B falls from 1.0 to 0.8 ms per page as its JIT catches up, and its ratio rises
+        List<Window> turns = turnsWithCpu(new double[] {1000, 700, 1000, 720, 1000, 850, 1000, 870, 1000},
+                new double[] {0.6, 1.0, 0.6, 1.0, 0.6, 0.8, 0.6, 0.8, 0.6});
+        Settling settling = Settling.of(turns, InterleavedBench.pairs(turns));
+
+        assertThat(settling.cpuFall(0)).isCloseTo(0.0, within(1e-9));
+        assertThat(settling.cpuFall(1)).isCloseTo(0.2, within(1e-9));
+        assertThat(settling.stillWarming()).isTrue();
+        assertThat(settling.ratioFirstHalf()).isCloseTo(0.71, within(1e-9));
+        assertThat(settling.ratioSecondHalf()).isCloseTo(0.86, within(1e-9));
+        assertThat(settling.paragraph("none", "2211")).contains("**Not in steady state:**",
+                "none 0.600 → 0.600 ms (+0.0 %), 2211 1.000 → 0.800 ms (-20.0 %)", "2211 / none by half of the pairs: "
+                        + "71.0 % → 86.0 %.", "Run more `--warmup-pairs`.");
+    }
+
+    @Test
+    void sidesWhoseCpuPerPageHoldsStillAreReportedAsSteady() {
+        List<Window> turns = turnsWithCpu(new double[] {1000, 900, 1000, 910, 1000, 905, 1000, 900, 1000},
+                new double[] {0.6, 0.70, 0.61, 0.71, 0.60, 0.69, 0.59, 0.70, 0.6});
+        Settling settling = Settling.of(turns, InterleavedBench.pairs(turns));
+
+        assertThat(settling.stillWarming()).isFalse();
+        assertThat(settling.paragraph("none", "2211")).startsWith(System.lineSeparator() + "Steady state:")
+                .doesNotContain("Not in steady state");
+        assertThat(InterleavedBench.summary(new Settings(Path.of("home"), Path.of("shop.war"), DataSetSize.QUICK,
+                List.of("none", "2211"), NO_OPTIONS, 2, 400, Duration.ofSeconds(30), Duration.ofSeconds(10), 1, 4, 1,
+                Duration.ofMinutes(1)), turns, Instant.EPOCH, Instant.EPOCH.plusSeconds(300), "0.5", "x"))
+                .contains("Steady state: Node CPU per page");
+    }
+
     @Test
     void theCsvHasTheNodeCpuPerPageOfEveryKindOfThread() {
         String csv = InterleavedBench.csv(turns(50, 10, 100));

@@ -30,13 +30,18 @@ public record Settling(double[] cpuFirstHalf, double[] cpuSecondHalf, double rat
             int s = side;
             double[] perPage = recorded.stream().filter(w -> w.index() % 2 == s)
                     .mapToDouble(Window::nodeCpuMillisPerPage).toArray();
-            first[side] = Median.median(Arrays.copyOfRange(perPage, 0, perPage.length / 2));
-            second[side] = Median.median(Arrays.copyOfRange(perPage, perPage.length - perPage.length / 2,
-                    perPage.length));
+            first[side] = medianOfHalf(perPage, true);
+            second[side] = medianOfHalf(perPage, false);
         }
         double[] ratios = pairs.stream().mapToDouble(Pair::ratio).toArray();
-        return new Settling(first, second, Median.median(Arrays.copyOfRange(ratios, 0, ratios.length / 2)),
-                Median.median(Arrays.copyOfRange(ratios, ratios.length - ratios.length / 2, ratios.length)));
+        return new Settling(first, second, medianOfHalf(ratios, true), medianOfHalf(ratios, false));
+    }
+
+    /** The median of the first or the last half of the values (the middle one of an odd count in neither). */
+    private static double medianOfHalf(double[] values, boolean first) {
+        int half = values.length / 2;
+        return Median.median(first ? Arrays.copyOfRange(values, 0, half)
+                : Arrays.copyOfRange(values, values.length - half, values.length));
     }
 
     /** How much less CPU per page a side's nodes needed in the second half than in the first (0.1 = 10 % less). */

@@ -72,12 +72,13 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
             double messages0 = pair.ownerCounter(ReplicationMetrics.MESSAGES);
             double bytes0 = pair.ownerCounter(ReplicationMetrics.BYTES);
             long cpu0 = processCpuNanos();
-            long switches0 = ContextSwitches.ofThisProcess().orElse(0);
+            Optional<ContextSwitches> switches0 = ContextSwitches.ofThisProcess();
             long start = System.nanoTime();
             run(pair, perThread, values, window);
             awaitHolder(pair);
             long cpu = processCpuNanos() - cpu0;
-            long switches = ContextSwitches.ofThisProcess().orElse(0) - switches0;
+            long switches = switches0.flatMap(then -> ContextSwitches.ofThisProcess().map(now -> now.since(then)))
+                    .orElse(0L);
             double seconds = (System.nanoTime() - start) / 1e9;
             long changes = Math.round(pair.holderReceived(ReplicationMetrics.CHANGES) - changes0);
             return new Result(changes, pair.ownerCounter(ReplicationMetrics.MESSAGES) - messages0, cpu / 1e9,

@@ -4,43 +4,63 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.OptionalLong;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
- * How often the threads of a process have been switched off a CPU so far, from Linux's
+ * How often each live thread of a process has been switched off a CPU so far, from Linux's
  * {@code /proc/<pid>/task/<tid>/status} ({@code voluntary_ctxt_switches}: the thread blocked or parked, e.g. to
  * wait for a hand-off; {@code nonvoluntary_ctxt_switches}: it was preempted). Every thread hand-off costs at least
  * one voluntary switch, so the count per unit of work tells how many hand-offs it takes, independently of how fast
- * the machine happens to be. Threads that ended are not counted, so take differences over windows in which the
- * process keeps its threads.
+ * the machine happens to be. {@link #since} turns two readings into the switches in between.
+ *
+ * @param byThread per live thread id: its switches so far
  */
-public final class ContextSwitches {
+public record ContextSwitches(Map<Long, Long> byThread) {
 
     private static final String VOLUNTARY = "voluntary_ctxt_switches:";
     private static final String NONVOLUNTARY = "nonvoluntary_ctxt_switches:";
 
-    private ContextSwitches() {
+    public ContextSwitches {
+        byThread = Map.copyOf(byThread);
     }
 
-    /** The sum over the process's live threads; empty when it is gone or this is no Linux. */
-    public static OptionalLong of(long pid) {
-        long total = 0;
+    /** The process's threads now; empty when it is gone or this is no Linux. */
+    public static Optional<ContextSwitches> of(long pid) {
+        Map<Long, Long> byThread = new HashMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
-                total += ofThread(task.resolve("status"));
+                long tid = Long.parseLong(task.getFileName().toString());
+                readThread(task.resolve("status")).ifPresent(switches -> byThread.put(tid, switches));
             }
         } catch (IOException | RuntimeException e) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
-        return OptionalLong.of(total);
+        return Optional.of(new ContextSwitches(byThread));
     }
 
-    /** This JVM's count. */
-    public static OptionalLong ofThisProcess() {
+    /** This JVM's threads now. */
+    public static Optional<ContextSwitches> ofThisProcess() {
         return of(ProcessHandle.current().pid());
     }
 
-    private static long ofThread(Path status) {
+    /**
+     * The switches of this reading's threads since {@code earlier}: a thread that started in between counts from
+     * zero. A thread that ended in between is in neither sum, so what it did after {@code earlier} is missed (the
+     * kernel keeps no per-thread count of ended threads in {@code /proc}); the result is never negative.
+     */
+    public long since(ContextSwitches earlier) {
+        long total = 0;
+        for (Map.Entry<Long, Long> thread : byThread.entrySet()) {
+            long before = earlier.byThread.getOrDefault(thread.getKey(), 0L);
+            // a thread id the kernel reused for a new thread restarts from a lower count: count it from zero
+            total += thread.getValue() >= before ? thread.getValue() - before : thread.getValue();
+        }
+        return total;
+    }
+
+    private static Optional<Long> readThread(Path status) {
         try {
             long switches = 0;
             for (String line : Files.readAllLines(status)) {
@@ -48,9 +68,9 @@ public final class ContextSwitches {
                     switches += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                 }
             }
-            return switches;
+            return Optional.of(switches);
         } catch (IOException | NumberFormatException e) {
-            return 0; // the thread ended while it was read
+            return Optional.empty(); // the thread ended while it was read
         }
     }
 }

@@ -224,7 +224,7 @@ public final class InterleavedComparison {
             Window w = new Window(k, settings.patterns().get(side), recorded, (window - settle) / 1e9, loaded.pages,
                     idle.pages, loaded.errors, loaded.sessionsLost, CpuReading.nodeSeconds(before, after, side),
                     CpuReading.nodeSeconds(before, after, 1 - side), after.bench - before.bench,
-                    CpuReading.busyShare(before, after), after.switches[side] - before.switches[side],
+                    CpuReading.busyShare(before, after), CpuReading.switches(before, after, side),
                     CpuReading.byThreads(before, after, side));
             windows.add(w);
             out.printf(Locale.ROOT, "turn %2d/%d %-8s %s %7.1f pages/s, node CPU %.2f ms/page, %.1f switches/page, "
@@ -265,21 +265,24 @@ public final class InterleavedComparison {
      * CPU time by thread and context switches of each cluster's nodes (per node process id), CPU seconds of this
      * process, and the machine's busy and total ticks.
      */
-    private record CpuReading(List<Map<Long, ThreadCpu>> threads, long[] switches, double bench, long busyTicks,
-            long totalTicks) {
+    private record CpuReading(List<Map<Long, ThreadCpu>> threads, List<Map<Long, ContextSwitches>> switches,
+            double bench, long busyTicks, long totalTicks) {
         static CpuReading take(List<SystemUnderTest> clusters) {
             List<Map<Long, ThreadCpu>> threads = new ArrayList<>();
-            long[] switches = new long[clusters.size()];
+            List<Map<Long, ContextSwitches>> switches = new ArrayList<>();
             for (int i = 0; i < clusters.size(); i++) {
                 Map<Long, ThreadCpu> cluster = new HashMap<>();
+                Map<Long, ContextSwitches> clusterSwitches = new HashMap<>();
                 for (NodeProbe node : clusters.get(i).nodes()) {
                     OptionalLong pid = node.pid();
                     if (pid.isPresent()) {
                         ThreadCpu.of(pid.getAsLong()).ifPresent(reading -> cluster.put(pid.getAsLong(), reading));
-                        switches[i] += ContextSwitches.of(pid.getAsLong()).orElse(0);
+                        ContextSwitches.of(pid.getAsLong())
+                                .ifPresent(reading -> clusterSwitches.put(pid.getAsLong(), reading));
                     }
                 }
                 threads.add(cluster);
+                switches.add(clusterSwitches);
             }
             double bench = ProcessCpu.seconds(ProcessHandle.current().pid()).orElse(0);
             long[] machine = machineTicks();
@@ -289,6 +292,18 @@ public final class InterleavedComparison {
         /** CPU seconds of one cluster's node processes between two readings (processes read both times). */
         static double nodeSeconds(CpuReading before, CpuReading after, int side) {
             return byThreads(before, after, side).values().stream().mapToDouble(Double::doubleValue).sum();
+        }
+
+        /** Context switches of one cluster's node processes between two readings (processes read both times). */
+        static long switches(CpuReading before, CpuReading after, int side) {
+            long total = 0;
+            for (Map.Entry<Long, ContextSwitches> now : after.switches.get(side).entrySet()) {
+                ContextSwitches then = before.switches.get(side).get(now.getKey());
+                if (then != null) {
+                    total += now.getValue().since(then);
+                }
+            }
+            return total;
         }
 
         /** One cluster's node CPU seconds between two readings, by kind of thread. */

@@ -1,10 +1,8 @@
 package io.cohort.bench.sut;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -28,16 +26,7 @@ public record ContextSwitches(Map<Long, Long> byThread) {
 
     /** The process's threads now; empty when it is gone or this is no Linux. */
     public static Optional<ContextSwitches> of(long pid) {
-        Map<Long, Long> byThread = new HashMap<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
-            for (Path task : tasks) {
-                long tid = Long.parseLong(task.getFileName().toString());
-                readThread(task.resolve("status")).ifPresent(switches -> byThread.put(tid, switches));
-            }
-        } catch (IOException | RuntimeException e) {
-            return Optional.empty();
-        }
-        return Optional.of(new ContextSwitches(byThread));
+        return ProcTasks.read(pid, "status", ContextSwitches::readThread).map(ContextSwitches::new);
     }
 
     /** This JVM's threads now. */

@@ -1,13 +1,12 @@
 package io.cohort.bench.sut;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * CPU time of a process's live threads at one instant, each with its {@link NodeThreads} kind, read from Linux's
@@ -37,17 +36,12 @@ public record ThreadCpu(double processSeconds, Map<Long, Reading> threads) {
 
     /** The process's threads now; empty when it is gone or this is no Linux. */
     public static Optional<ThreadCpu> of(long pid) {
-        Path process = Path.of("/proc", Long.toString(pid));
-        Map<Long, Reading> threads = new HashMap<>();
-        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(process.resolve("task"))) {
-            for (Path task : tasks) {
-                readThread(task.resolve("stat")).ifPresent(t -> threads.put(Long.parseLong(task.getFileName().toString()), t));
-            }
-            double total = ProcessCpu.seconds(pid).orElseThrow(() -> new IOException("process " + pid + " ended"));
-            return Optional.of(new ThreadCpu(total, threads));
-        } catch (IOException | RuntimeException e) {
+        Optional<Map<Long, Reading>> threads = ProcTasks.read(pid, "stat", ThreadCpu::readThread);
+        OptionalDouble total = ProcessCpu.seconds(pid); // read after the threads: it includes every second they had
+        if (threads.isEmpty() || total.isEmpty()) {
             return Optional.empty();
         }
+        return Optional.of(new ThreadCpu(total.getAsDouble(), threads.get()));
     }
 
     /**

@@ -5,6 +5,7 @@ import io.cohort.config.BalancerMember;
 import io.cohort.config.DataSize;
 import io.cohort.config.HealthCheckConfig;
 import io.cohort.config.Policy;
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -70,10 +71,13 @@ final class TestBalancer implements AutoCloseable {
     }
 
     /** A port on which nothing listens (bound and released). */
+    /**
+     * A loopback port nothing listens on. Taken below the ephemeral range, so the stub members and the balancer, which
+     * bind port 0 after this is picked, cannot be given it (an ephemeral port, closed at once, once came back to a
+     * stub member, and the "dead" member answered 404).
+     */
     static int deadPort() throws IOException {
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
+        return PresetPorts.one();
     }
 
     HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {

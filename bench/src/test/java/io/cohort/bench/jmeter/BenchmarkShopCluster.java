@@ -12,9 +12,8 @@ import io.cohort.cli.cluster.StartupFailure;
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
 import io.cohort.config.Policy;
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -62,7 +61,7 @@ final class BenchmarkShopCluster implements AutoCloseable {
             LocalClusterPlan plan = new LocalClusterPlan(dir, LocalClusterPlan.hostPerNode(nodes), 0, 0, List.of(war),
                     Duration.ofSeconds(10))
                     .withDatabase(database.database())
-                    .withReplication(new ReplicationPlan(ReplicationPattern.parse(pattern), freeLoopbackPorts(nodes)));
+                    .withReplication(new ReplicationPlan(ReplicationPattern.parse(pattern), PresetPorts.pick(nodes)));
             JavaCommand current = JavaCommand.current();
             List<String> options = new ArrayList<>(current.jvmOptions());
             options.addAll(data.systemProperties());
@@ -87,20 +86,6 @@ final class BenchmarkShopCluster implements AutoCloseable {
                 .toList();
         return BalancerServer.start(BalancerConfig.defaults(members).withPorts(0, 0)
                 .withPolicy(Policy.ROUND_ROBIN, "localhost"));
-    }
-
-    private static List<Integer> freeLoopbackPorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
-        try {
-            for (int k = 0; k < count; k++) {
-                sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
-            }
-            return sockets.stream().map(ServerSocket::getLocalPort).toList();
-        } finally {
-            for (ServerSocket socket : sockets) {
-                socket.close();
-            }
-        }
     }
 
     /** The balancer's port on 127.0.0.1. */

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cohort.cli.CommandRun;
 import io.cohort.cli.ExitCode;
 import io.cohort.cli.cluster.ClusterState;
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +25,7 @@ class ManageCommandErrorsTest {
 
     /** A cluster file whose only member's admin port nobody listens on. */
     private Path clusterFileOfDeadCluster() throws IOException {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0)) {
-            closedPort = socket.getLocalPort();
-        }
+        int closedPort = PresetPorts.one(); // below the ephemeral range: no socket bound to port 0 can be given it
         Path file = dir.resolve(ClusterState.FILE_NAME);
         new ClusterState(ClusterState.FORMAT, 1, "2026-01-01T00:00:00Z", "token", List.of(new ClusterState.Node("n1",
                 "host1", URI.create("http://127.0.0.1:1"), URI.create("http://127.0.0.1:" + closedPort), 2, "n1.log")))

@@ -60,6 +60,8 @@ class MultiHostInNamespacesTest {
     private static final String PEERS_NAME = "peers.cohort.test";
     private static final String ADMIN_TOKEN = "namespace-test-admin-token";
     private static final String SECRET = "namespace-test-cluster-secret";
+    private static final String MEMBERSHIP_CHANGES = "cohort_cluster_membership_changes_total";
+    private static final String FAILURE_DETECTOR_CONNECTED = "cohort_cluster_failure_detector_connected";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** Short failure detection and merge intervals (placeholders of the built-in JGroups stacks). */
@@ -71,6 +73,8 @@ class MultiHostInNamespacesTest {
     private NetworkNamespaces lab;
     private final List<NamespacedProcess> processes = new ArrayList<>();
     private final Map<String, Cluster> clusters = new LinkedHashMap<>();
+    /** Per node: its count of member list changes once every group had formed. */
+    private final Map<String, Double> membershipChangesWhenFormed = new LinkedHashMap<>();
 
     /** One replicating cluster: its nodes (one per namespace 1-3) and its balancer in namespace 4. */
     private record Cluster(String name, int httpPort, int adminPort, URI balancer, URI balancerHealth,
@@ -133,6 +137,14 @@ class MultiHostInNamespacesTest {
                 awaitMembers(node, 3, START);
             }
             Poll.until(START, cluster.name() + " balancer sees every node up", () -> membersUp(cluster) == 3);
+        }
+        for (Cluster cluster : clusters.values()) {
+            for (Node node : cluster.nodes()) {
+                // each host's socket failure detector reached its neighbour's on the same port of another address
+                Poll.until(CHANGE, node.name() + "'s socket failure detector connected",
+                        () -> gauge(node, FAILURE_DETECTOR_CONNECTED) == 1);
+                membershipChangesWhenFormed.put(node.name(), gauge(node, MEMBERSHIP_CHANGES));
+            }
         }
         progress("both clusters formed and their balancers see every node");
     }
@@ -282,6 +294,13 @@ class MultiHostInNamespacesTest {
         }
 
         progress("every node holds copies of the others' sessions");
+        // nothing joined or left since the groups formed: no member was suspected under the start-up load
+        for (Cluster cluster : clusters.values()) {
+            for (Node node : cluster.nodes()) {
+                assertThat(gauge(node, MEMBERSHIP_CHANGES)).as(node.name() + ": member list changes since the group formed")
+                        .isEqualTo(membershipChangesWhenFormed.get(node.name()));
+            }
+        }
         // SIGKILL of node 1: its customer carries on at a holder of the copy
         for (Cluster cluster : clusters.values()) {
             cluster.node(1).process().kill();
@@ -396,7 +415,7 @@ class MultiHostInNamespacesTest {
         return JSON.readTree(response.body());
     }
 
-    /** A gauge of the node's {@code /metrics}, summed over its tags (applications). */
+    /** A gauge or counter of the node's {@code /metrics}, summed over its tags (applications). */
     private static double gauge(Node node, String name) throws Exception {
         String metrics = HTTP.send(HttpRequest.newBuilder(node.admin().resolve("/metrics")).timeout(Duration.ofSeconds(2))
                 .GET().build(), HttpResponse.BodyHandlers.ofString()).body();

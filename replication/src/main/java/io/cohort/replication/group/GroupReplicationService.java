@@ -14,6 +14,7 @@ import io.cohort.replication.wire.ReplicationMessage.Hello;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.SessionStoreFactory;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
 import java.util.List;
@@ -73,7 +74,9 @@ public final class GroupReplicationService implements SessionStoreFactory {
         });
         long sweepMillis = options.sweepInterval().toMillis();
         sweeper.scheduleWithFixedDelay(this::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        Counter membershipChanges = ClusterMeters.register(meters, cluster.name(), membership, jchannel);
         membership.onChange(members -> {
+            membershipChanges.increment();
             Set<String> names = members.stream().map(Member::name).collect(Collectors.toSet());
             group.acks().membersAre(names);
             group.lookups().membersAre(names);

@@ -23,6 +23,7 @@ class MembershipTest {
     void clusterViewListsEveryMemberWithItsHostAndAddressesAndTellsListeners() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
             TestMember a = group.start(0, "a", "blade1");
+            Await.until("a counted its own first view", () -> a.counter(ClusterMeters.MEMBERSHIP_CHANGES) == 1);
             List<List<String>> heard = new CopyOnWriteArrayList<>();
             a.service().clusterView().onChange(members -> heard.add(members.stream().map(Member::name).toList()));
             TestMember b = group.start(1, "b", "blade2");
@@ -33,10 +34,20 @@ class MembershipTest {
             assertThat(bSeenByA).isEqualTo(b.service().clusterView().self());
             assertThat(bSeenByA.host()).isEqualTo("blade2");
             Await.until("a's listener heard of b", () -> heard.contains(List.of("a", "b")));
+            assertThat(members(a)).as("members gauge").isEqualTo(2);
+            Await.until("a counted b joining", () -> a.counter(ClusterMeters.MEMBERSHIP_CHANGES) == 2);
+            Await.until("a's socket failure detector connected to b",
+                    () -> a.meters().get(ClusterMeters.FAILURE_DETECTOR_CONNECTED).gauge().value() == 1);
 
             b.crash();
             Await.until("a's listener heard b leave", () -> heard.get(heard.size() - 1).equals(List.of("a")));
+            assertThat(members(a)).as("members gauge").isEqualTo(1);
+            Await.until("a counted b leaving", () -> a.counter(ClusterMeters.MEMBERSHIP_CHANGES) == 3);
         }
+    }
+
+    private static double members(TestMember member) {
+        return member.meters().get(ClusterMeters.MEMBERS).gauge().value();
     }
 
     @Test

@@ -10,7 +10,9 @@ import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
+import java.io.ObjectStreamConstants;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.Objects;
 
 /**
@@ -55,19 +57,32 @@ public final class SessionValueCodec {
     }
 
     /**
+     * The bytes a fresh {@link ObjectOutputStream} writes for the value (stream header included), so any
+     * reader, and a copy written by an older version, sees the same format. Written through one stream per
+     * thread, reset after each value, which saves building a stream per value.
+     *
      * @throws IllegalArgumentException if the value or an object it refers to is not serializable
      */
     public byte[] serialize(String name, Object value) {
-        var bytes = new ByteArrayOutputStream(256);
-        try (var out = new ObjectOutputStream(bytes)) {
-            out.writeObject(value);
+        ValueStream stream = STREAMS.get();
+        boolean reused = !stream.busy;
+        if (!reused) {
+            stream = new ValueStream(); // a value's own writeObject serializes another value on this thread
+        }
+        try {
+            return stream.write(value);
         } catch (NotSerializableException e) {
+            STREAMS.remove(); // a stream that failed mid-value is not reused
             throw new IllegalArgumentException("Session attribute '" + name + "' cannot be serialized: "
                     + "it refers to " + e.getMessage() + ", which is not Serializable", e);
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
+            STREAMS.remove();
             throw new IllegalArgumentException("Session attribute '" + name + "' cannot be serialized: " + e, e);
+        } finally {
+            if (reused && !stream.worthKeeping()) {
+                STREAMS.remove();
+            }
         }
-        return bytes.toByteArray();
     }
 
     /**
@@ -87,6 +102,56 @@ public final class SessionValueCodec {
             throw new RejectedValueException(name, "class not found in the application: " + e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
             throw new RejectedValueException(name, "malformed value: " + e, e);
+        }
+    }
+
+    private static final ThreadLocal<ValueStream> STREAMS = ThreadLocal.withInitial(ValueStream::new);
+
+    /**
+     * An {@link ObjectOutputStream} kept for one thread: its stream header is written once and dropped; each
+     * value is written, copied out behind the header, and the stream reset (forgetting the value's objects
+     * and classes) so the next value's bytes are those of a fresh stream.
+     */
+    private static final class ValueStream extends ByteArrayOutputStream {
+        private static final byte[] HEADER = {(byte) (ObjectStreamConstants.STREAM_MAGIC >>> 8),
+                (byte) ObjectStreamConstants.STREAM_MAGIC, (byte) (ObjectStreamConstants.STREAM_VERSION >>> 8),
+                (byte) ObjectStreamConstants.STREAM_VERSION};
+        /** A stream whose buffer grew past this (a large value) is dropped rather than kept by the thread. */
+        private static final int KEEP_AT_MOST = 256 * 1024;
+
+        private final ObjectOutputStream out;
+        private boolean busy;
+
+        ValueStream() {
+            super(1024);
+            try {
+                out = new ObjectOutputStream(this);
+                out.flush();
+            } catch (IOException e) {
+                throw new UncheckedIOException("an in-memory stream failed", e);
+            }
+            reset();
+        }
+
+        byte[] write(Object value) throws IOException {
+            busy = true;
+            try {
+                out.writeObject(value);
+                out.flush();
+                byte[] bytes = new byte[HEADER.length + count];
+                System.arraycopy(HEADER, 0, bytes, 0, HEADER.length);
+                System.arraycopy(buf, 0, bytes, HEADER.length, count);
+                out.reset();
+                out.flush();
+                reset(); // drops the reset marker as well
+                return bytes;
+            } finally {
+                busy = false;
+            }
+        }
+
+        boolean worthKeeping() {
+            return buf.length <= KEEP_AT_MOST;
         }
     }
 

@@ -3,6 +3,11 @@ package io.cohort.session.serial;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectOutputStream;
+import java.io.Serial;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -97,5 +102,51 @@ class SessionValueCodecTest {
                 .hasMessageContaining("'thing'").hasMessageContaining("java.lang.Object");
         assertThatThrownBy(() -> codec(List.of(), 1 << 20, 20).serialize("holder", new ArrayList<>(List.of(new Object()))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'holder'");
+    }
+
+    /** What a fresh stream writes for the value: the format every copy must keep. */
+    private static byte[] freshStreamBytes(Object value) throws Exception {
+        var bytes = new ByteArrayOutputStream();
+        try (var out = new ObjectOutputStream(bytes)) {
+            out.writeObject(value);
+        }
+        return bytes.toByteArray();
+    }
+
+    /** A value whose serialization serializes another value through the codec, on the same thread. */
+    record Nested(String name) implements Serializable {
+        @Serial
+        private void writeObject(ObjectOutputStream out) throws IOException {
+            out.defaultWriteObject();
+            out.writeObject(NESTING.serialize("inner", List.of(name, name)));
+        }
+    }
+
+    private static final SessionValueCodec NESTING = new SessionValueCodec(SessionValueCodecTest.class.getClassLoader(),
+            ObjectInputFilter.Config.createFilter("*"), 1 << 20);
+
+    @Test
+    void eachValueGetsTheBytesOfAFreshStreamThoughTheThreadReusesOne() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        Item shared = new Item("EST-1", new BigDecimal("16.50"));
+        List<Object> values = List.of(shared, List.of(shared, shared, new Item("EST-2", BigDecimal.ONE)), "text",
+                shared, new HashMap<>(Map.of("k", shared)), 42L, new Nested("n"), shared);
+        for (Object value : values) {
+            assertThat(codec.serialize("v", value)).as(String.valueOf(value)).isEqualTo(freshStreamBytes(value));
+        }
+        byte[] large = new byte[600_000]; // grows the thread's buffer past what it keeps
+        assertThat(codec.serialize("large", large)).isEqualTo(freshStreamBytes(large));
+        assertThat(codec.serialize("after", shared)).isEqualTo(freshStreamBytes(shared));
+    }
+
+    @Test
+    void aValueThatFailsHalfWrittenLeavesNothingBehindForTheNext() throws Exception {
+        SessionValueCodec codec = codec(List.of("io.cohort.session.serial.*"), 1 << 20, 20);
+        Item item = new Item("EST-3", BigDecimal.TEN);
+        assertThatThrownBy(() -> codec.serialize("holder", new ArrayList<>(List.of(item, new Object()))))
+                .isInstanceOf(IllegalArgumentException.class);
+        byte[] next = codec.serialize("item", item);
+        assertThat(next).isEqualTo(freshStreamBytes(item));
+        assertThat(codec.deserialize("item", next)).isEqualTo(item);
     }
 }

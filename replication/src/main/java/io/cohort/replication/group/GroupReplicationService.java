@@ -74,6 +74,10 @@ public final class GroupReplicationService implements SessionStoreFactory {
         });
         long sweepMillis = options.sweepInterval().toMillis();
         sweeper.scheduleWithFixedDelay(this::sweep, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        FailureDetectorWatch watch = FailureDetectorWatch.of(self.name(), jchannel, membership);
+        if (watch != null) {
+            sweeper.scheduleWithFixedDelay(watch::check, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        }
         Counter membershipChanges = ClusterMeters.register(meters, cluster.name(), membership, jchannel);
         membership.onChange(members -> {
             membershipChanges.increment();

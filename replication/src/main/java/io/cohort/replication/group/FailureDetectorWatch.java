@@ -48,7 +48,14 @@ final class FailureDetectorWatch {
             return null;
         }
         return new FailureDetectorWatch(node, () -> new Status(membership.members().size() > 1,
-                "CONNECTED".equals(detector.getClientState()), detector.getPingDest()));
+                "CONNECTED".equals(detector.getClientState()), watched(detector.getPingDest())));
+    }
+
+    /** The watched member's name from FD_SOCK2's "name [address state]" description. */
+    static String watched(String pingDest) {
+        int end = pingDest == null ? -1 : pingDest.indexOf(" [");
+        String name = end < 0 ? pingDest : pingDest.substring(0, end);
+        return name == null || name.isBlank() || name.equals("null") ? "its neighbour in the view" : name;
     }
 
     Outcome check() {
@@ -58,7 +65,7 @@ final class FailureDetectorWatch {
             boolean recovered = warned && now.connected();
             warned = false;
             if (recovered) {
-                LOG.info("{}: the socket failure detector is connected again ({})", node, now.target());
+                LOG.info("{}: the socket failure detector is connected again, to {}", node, now.target());
                 return Outcome.RECOVERED;
             }
             return Outcome.QUIET;
@@ -67,7 +74,7 @@ final class FailureDetectorWatch {
             return Outcome.QUIET;
         }
         warned = true;
-        LOG.warn("{}: the socket failure detector cannot connect to the member it watches ({}); a crash is noticed only "
+        LOG.warn("{}: the socket failure detector cannot connect to the member it watches, {}; a crash is noticed only "
                 + "by missing heartbeats, and a late heartbeat gets a live member suspected. Check that the members "
                 + "reach each other at their bind-addr on the cluster port + 100", node, now.target());
         return Outcome.WARNED;

@@ -49,4 +49,12 @@ class FailureDetectorWatchTest {
         assertThat(run(UNCONNECTED, UNCONNECTED, ALONE, UNCONNECTED, UNCONNECTED))
                 .containsExactly(Outcome.QUIET, Outcome.WARNED, Outcome.QUIET, Outcome.QUIET, Outcome.WARNED);
     }
+
+    @Test
+    void theWatchedMemberIsNamedWithoutFdSockInternals() {
+        assertThat(FailureDetectorWatch.watched("b [127.0.0.1:7900 DISCONNECTED]")).isEqualTo("b");
+        assertThat(FailureDetectorWatch.watched("b [null DISCONNECTED]")).isEqualTo("b");
+        assertThat(FailureDetectorWatch.watched("null [null DISCONNECTED]")).isEqualTo("its neighbour in the view");
+        assertThat(FailureDetectorWatch.watched(null)).isEqualTo("its neighbour in the view");
+    }
 }

@@ -8,9 +8,18 @@ import io.cohort.config.MulticastProtocol;
 import io.cohort.config.PeerMember;
 import io.cohort.config.PeerProtocol;
 import io.cohort.config.ProtocolConfig;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +29,8 @@ import org.jgroups.protocols.FD_SOCK2;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The socket failure detector (FD_SOCK2) of the built-in stacks between members on the same port of
@@ -58,6 +69,55 @@ class SocketFailureDetectionTest {
         int groupPort = TestPorts.freePort();
         assertNeighboursConnected(address -> new MulticastProtocol(group, groupPort, address, 0, Optional.empty(),
                 PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL));
+    }
+
+    @Test
+    void aMemberWhoseDetectorCannotReachItsNeighbourSaysSoInItsMetersAndLog(@TempDir Path dir) throws Exception {
+        // member b's detector listens at its port + 200: a's looks for it at + 100, and b looks for a's at + 200
+        Path shiftedStack = dir.resolve("peer-shifted-fd.xml");
+        try (var in = GroupStack.class.getResourceAsStream(GroupStack.PEER_STACK)) {
+            String stack = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String shifted = stack.replace("<FD_SOCK2 bind_addr=\"${cohort.bind_addr:127.0.0.1}\"/>",
+                    "<FD_SOCK2 bind_addr=\"${cohort.bind_addr:127.0.0.1}\" offset=\"200\"/>");
+            assertThat(shifted).isNotEqualTo(stack);
+            Files.writeString(shiftedStack, shifted);
+        }
+        List<Integer> ports = List.of(TestPorts.freePort(), TestPorts.freePort());
+        List<PeerMember> members = ports.stream().map(p -> new PeerMember("127.0.0.1", p)).toList();
+        String cluster = "fd-" + UUID.randomUUID().toString().substring(0, 8);
+        Map<String, String> tuning = new HashMap<>(TestGroup.FAST_STACK);
+        tuning.put("cohort.verify_suspect.timeout", "1500ms"); // the members answer; keep them in the view
+        GroupOptions options = GroupOptions.DEFAULT.withStackTuning(tuning).withSweepInterval(Duration.ofMillis(200));
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger watchLogger = (Logger) LoggerFactory.getLogger(FailureDetectorWatch.class);
+        log.start();
+        watchLogger.addAppender(log);
+        try {
+            List<TestMember> started = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                PeerProtocol protocol = new PeerProtocol("127.0.0.1", ports.get(i), 1, Duration.ofMillis(300),
+                        Discovery.STATIC, Optional.empty(), Optional.empty(),
+                        i == 1 ? Optional.of(shiftedStack) : Optional.empty(), members, PeerProtocol.DEFAULT_BATCH_SIZE,
+                        PeerProtocol.DEFAULT_FLUSH_INTERVAL);
+                ClusterConfig config = new ClusterConfig(cluster, true, TestGroup.defaults(), protocol, Optional.empty());
+                started.add(TestMember.start(String.valueOf((char) ('a' + i)), "localhost", config, options));
+            }
+            try {
+                TestGroup.awaitMembers(started);
+                Await.until("a warning from each member's watch", Duration.ofSeconds(15), () -> log.list.stream()
+                        .filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
+                        .filter(m -> m.contains("cannot connect to the member it watches, "))
+                        .map(m -> m.substring(0, 1) + m.charAt(m.indexOf("watches, ") + 9)).distinct().count() == 2);
+                for (TestMember member : started) {
+                    assertThat(member.meters().get(ClusterMeters.FAILURE_DETECTOR_CONNECTED).gauge().value())
+                            .as(member.name() + "'s detector").isZero();
+                }
+            } finally {
+                started.forEach(TestMember::close);
+            }
+        } finally {
+            watchLogger.detachAppender(log);
+        }
     }
 
     private void assertNeighboursConnected(Function<String, ProtocolConfig> protocolOn) throws Exception {

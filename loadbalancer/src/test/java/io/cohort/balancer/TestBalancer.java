@@ -70,7 +70,6 @@ final class TestBalancer implements AutoCloseable {
         return start(settings, stubs);
     }
 
-    /** A port on which nothing listens (bound and released). */
     /**
      * A loopback port nothing listens on. Taken below the ephemeral range, so the stub members and the balancer, which
      * bind port 0 after this is picked, cannot be given it (an ephemeral port, closed at once, once came back to a

@@ -3,8 +3,6 @@ package io.cohort.replication.group;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.jgroups.JChannel;
-import org.jgroups.protocols.FD_SOCK2;
 
 /**
  * The node's meters of its group membership (tag {@code cluster}), for telling a stable group from a
@@ -31,14 +29,17 @@ final class ClusterMeters {
     private ClusterMeters() {
     }
 
-    /** Registers the gauges and returns the counter the caller increments on every member list change. */
-    static Counter register(MeterRegistry meters, String cluster, GroupMembership membership, JChannel channel) {
+    /**
+     * Registers the gauges and returns the counter the caller increments on every member list change.
+     *
+     * @param detector the watch of the stack's FD_SOCK2, or null when it has none
+     */
+    static Counter register(MeterRegistry meters, String cluster, GroupMembership membership,
+            FailureDetectorWatch detector) {
         Gauge.builder(MEMBERS, membership, m -> m.members().size()).tags("cluster", cluster)
                 .description("members in this node's view of the cluster, itself included").register(meters);
-        FD_SOCK2 detector = channel.getProtocolStack().findProtocol(FD_SOCK2.class);
         if (detector != null) {
-            Gauge.builder(FAILURE_DETECTOR_CONNECTED, detector,
-                            d -> membership.members().size() < 2 || "CONNECTED".equals(d.getClientState()) ? 1 : 0)
+            Gauge.builder(FAILURE_DETECTOR_CONNECTED, detector, d -> d.status().healthy() ? 1 : 0)
                     .tags("cluster", cluster).strongReference(true)
                     .description("whether the socket failure detector is connected to the member it watches")
                     .register(meters);

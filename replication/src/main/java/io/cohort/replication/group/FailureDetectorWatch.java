@@ -29,6 +29,11 @@ final class FailureDetectorWatch {
      * @param target    the watched member, for the log
      */
     record Status(boolean watching, boolean connected, String target) {
+
+        /** Whether the member that should be watched is: connected, or there is none. */
+        boolean healthy() {
+            return !watching || connected;
+        }
     }
 
     private final String node;
@@ -58,9 +63,14 @@ final class FailureDetectorWatch {
         return name == null || name.isBlank() || name.equals("null") ? "its neighbour in the view" : name;
     }
 
+    /** The detector's state now (the {@code cohort.cluster.failure.detector.connected} gauge reads it too). */
+    Status status() {
+        return status.get();
+    }
+
     Outcome check() {
         Status now = status.get();
-        if (!now.watching() || now.connected()) {
+        if (now.healthy()) {
             misses = 0;
             boolean recovered = warned && now.connected();
             warned = false;

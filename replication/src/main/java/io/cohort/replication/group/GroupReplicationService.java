@@ -78,7 +78,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
         if (watch != null) {
             sweeper.scheduleWithFixedDelay(watch::check, sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
         }
-        Counter membershipChanges = ClusterMeters.register(meters, cluster.name(), membership, jchannel);
+        Counter membershipChanges = ClusterMeters.register(meters, cluster.name(), membership, watch);
         membership.onChange(members -> {
             membershipChanges.increment();
             Set<String> names = members.stream().map(Member::name).collect(Collectors.toSet());

@@ -2,6 +2,7 @@ package io.cohort.bench.replication;
 
 import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
+import io.cohort.config.ConfigDuration;
 import io.cohort.config.Delivery;
 import io.cohort.config.Discovery;
 import io.cohort.config.PeerMember;
@@ -45,6 +46,8 @@ final class LoopbackPair implements AutoCloseable {
 
     /** The tuning key that turns off request threads sending for idle lanes. */
     static final String CALLER_SENDS = "caller-sends";
+    /** The tuning key for both members' {@code <peer flush-interval>} (a duration such as {@code 5ms}). */
+    static final String FLUSH_INTERVAL = "flush-interval";
 
     LoopbackPair() throws Exception {
         this(new Delivery.Sync(Duration.ofSeconds(2)), PeerProtocol.DEFAULT_BATCH_SIZE, Optional.empty(), Map.of());
@@ -54,7 +57,9 @@ final class LoopbackPair implements AutoCloseable {
      * @param batchSize   the {@code <peer batch-size>} of both members
      * @param security    the cluster's {@code <security>}, as a local cluster has it (authenticated, encrypted)
      * @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy}),
-     *     and {@value #CALLER_SENDS} ({@code true} or {@code false}: {@link GroupOptions#callerSends()})
+     *     {@value #CALLER_SENDS} ({@code true} or {@code false}: {@link GroupOptions#callerSends()}) and
+     *     {@value #FLUSH_INTERVAL} (a duration as the configuration writes it, e.g. {@code 5ms}: the
+     *     {@code <peer flush-interval>})
      */
     LoopbackPair(Delivery delivery, int batchSize, Optional<SecurityConfig> security, Map<String, String> stackTuning)
             throws Exception {
@@ -63,13 +68,16 @@ final class LoopbackPair implements AutoCloseable {
         ReplicationSettings settings = new ReplicationSettings(1, true, Duration.ofSeconds(1), Trigger.ON_REQUEST_END,
                 Scope.MODIFIED_ATTRIBUTES, delivery);
         String cluster = "bench-" + UUID.randomUUID().toString().substring(0, 8);
-        ClusterConfig config = clusterConfig(cluster, ports[0], members, settings, batchSize, security);
         Map<String, String> stack = new HashMap<>(stackTuning);
         String callerSends = stack.remove(CALLER_SENDS);
+        String flush = stack.remove(FLUSH_INTERVAL);
+        Duration flushInterval = flush == null ? PeerProtocol.DEFAULT_FLUSH_INTERVAL
+                : ConfigDuration.parse(flush);
+        ClusterConfig config = clusterConfig(cluster, ports[0], members, settings, batchSize, flushInterval, security);
         GroupOptions options = GroupOptions.DEFAULT.withStackTuning(stack)
                 .withCallerSends(callerSends == null || Boolean.parseBoolean(callerSends));
         owner = start(config, "n1", ownerMeters, options);
-        holder = start(clusterConfig(cluster, ports[1], members, settings, batchSize, security), "n2", holderMeters, options);
+        holder = start(clusterConfig(cluster, ports[1], members, settings, batchSize, flushInterval, security), "n2", holderMeters, options);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (owner.clusterView().members().size() < 2 || holder.clusterView().members().size() < 2) {
             if (System.nanoTime() > deadline) {
@@ -124,10 +132,10 @@ final class LoopbackPair implements AutoCloseable {
     }
 
     private static ClusterConfig clusterConfig(String cluster, int port, List<PeerMember> members,
-            ReplicationSettings settings, int batchSize, Optional<SecurityConfig> security) {
+            ReplicationSettings settings, int batchSize, Duration flushInterval, Optional<SecurityConfig> security) {
         PeerProtocol peer = new PeerProtocol("127.0.0.1", port, 1, Duration.ofMillis(500), Discovery.STATIC,
                 Optional.empty(), Optional.empty(), Optional.empty(), members, batchSize,
-                PeerProtocol.DEFAULT_FLUSH_INTERVAL);
+                flushInterval);
         return new ClusterConfig(cluster, true, settings, peer, security);
     }
 }

@@ -1,5 +1,6 @@
 package io.cohort.cli.cluster;
 
+import java.time.Duration;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,7 +11,9 @@ import java.util.regex.Pattern;
  * (1 modifiedAttributes, 2 allAttributes), delivery (1 async, 2 sync), optionally followed by
  * {@code wqN} for write-quota N (default 1) and by {@code bN} for a group protocol's {@code batch-size}
  * N (how many queued asynchronous changes may share one group message; {@code b1} sends each alone;
- * default: the protocol's); or {@code none} for no replication. {@code 2211}, the study's
+ * default: the protocol's) and by {@code fN} for its {@code flush-interval} in milliseconds (how long a
+ * busy send lane gathers changes for one message; {@code f0}: only what is queued; default: the
+ * protocol's); or {@code none} for no replication. {@code 2211}, the study's
  * recommendation, is peer · onRequestEnd · modifiedAttributes · asynchronous.
  *
  * @param name the pattern as written
@@ -20,14 +23,15 @@ import java.util.regex.Pattern;
  * @param synchronous whether delivery is synchronous
  * @param writeQuota copies per session
  * @param batchSize the group protocol's {@code batch-size}; empty: its default
+ * @param flushInterval the group protocol's {@code flush-interval}; empty: its default
  */
 public record ReplicationPattern(String name, Optional<String> protocol, String trigger, String scope,
-        boolean synchronous, int writeQuota, Optional<Integer> batchSize) {
+        boolean synchronous, int writeQuota, Optional<Integer> batchSize, Optional<Duration> flushInterval) {
 
     public static final ReplicationPattern NONE = new ReplicationPattern("none", Optional.empty(), "onRequestEnd",
-            "modifiedAttributes", false, 1, Optional.empty());
+            "modifiedAttributes", false, 1, Optional.empty(), Optional.empty());
     private static final Pattern SYNTAX =
-            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?");
+            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?(?:f([0-9]{1,4}))?");
     private static final String[] PROTOCOLS = {"multicast", "peer", "database"};
     private static final String[] TRIGGERS = {"onSetAttribute", "onRequestEnd", "onShutdown"};
     private static final String[] SCOPES = {"modifiedAttributes", "allAttributes"};
@@ -39,19 +43,20 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
         }
         Matcher m = SYNTAX.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN][bN]: "
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN][bN][fN]: "
                     + "protocol 1 multicast/2 peer/3 database, trigger 1 onSetAttribute/2 onRequestEnd/3 onShutdown, "
-                    + "scope 1 modified/2 all, delivery 1 async/2 sync, write-quota N, batch-size N (peer and multicast), "
-                    + "e.g. 2211, 2211wq2 or 2211b1");
+                    + "scope 1 modified/2 all, delivery 1 async/2 sync, write-quota N, batch-size N and flush-interval N ms "
+                    + "(peer and multicast), e.g. 2211, 2211wq2, 2211b1 or 2211f10");
         }
         String protocol = PROTOCOLS[digit(m, 1)];
         Optional<Integer> batchSize = Optional.ofNullable(m.group(6)).map(Integer::parseInt);
-        if (batchSize.isPresent() && protocol.equals("database")) {
-            throw new IllegalArgumentException("invalid replication pattern '" + text + "': bN (batch-size) applies to "
-                    + "the peer and multicast protocols, not to database");
+        Optional<Duration> flushInterval = Optional.ofNullable(m.group(7)).map(ms -> Duration.ofMillis(Integer.parseInt(ms)));
+        if ((batchSize.isPresent() || flushInterval.isPresent()) && protocol.equals("database")) {
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "': bN (batch-size) and fN "
+                    + "(flush-interval) apply to the peer and multicast protocols, not to database");
         }
         return new ReplicationPattern(text, Optional.of(protocol), TRIGGERS[digit(m, 2)], SCOPES[digit(m, 3)],
-                digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)), batchSize);
+                digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)), batchSize, flushInterval);
     }
 
     private static int digit(Matcher m, int group) {

@@ -58,16 +58,17 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
         if (usesDatabase()) {
             return "<database data-source=\"" + ShopDatabase.JNDI_NAME + "\"/>";
         }
-        String batchSize = pattern.batchSize().map(n -> " batch-size=\"" + n + "\"").orElse("");
+        String tuning = pattern.batchSize().map(n -> " batch-size=\"" + n + "\"").orElse("")
+                + pattern.flushInterval().map(d -> " flush-interval=\"" + d.toMillis() + "ms\"").orElse("");
         if (pattern.protocol().orElseThrow().equals("multicast")) {
             return "<multicast ip=\"%s\" port=\"%d\" bind-addr=\"127.0.0.1\"%s/>".formatted(MULTICAST_GROUP, ports.get(0),
-                    batchSize);
+                    tuning);
         }
         String members = ports.stream().map(p -> "<member host=\"127.0.0.1\" port=\"" + p + "\"/>")
                 .collect(Collectors.joining("\n        "));
         return """
                 <peer bind-addr="127.0.0.1" start-port="%d" range="1" timeout="1s"%s>
                         %s
-                      </peer>""".formatted(ports.get(index), batchSize, members);
+                      </peer>""".formatted(ports.get(index), tuning, members);
     }
 }

@@ -3,6 +3,7 @@ package io.cohort.cli.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -14,9 +15,11 @@ class ReplicationPatternTest {
         ReplicationPattern pattern = ReplicationPattern.parse("2112wq2b1");
 
         assertThat(pattern).isEqualTo(new ReplicationPattern("2112wq2b1", Optional.of("peer"), "onSetAttribute",
-                "modifiedAttributes", true, 2, Optional.of(1)));
+                "modifiedAttributes", true, 2, Optional.of(1), Optional.empty()));
         assertThat(ReplicationPattern.parse("1211").batchSize()).isEmpty();
         assertThat(ReplicationPattern.parse("1211b16").batchSize()).contains(16);
+        assertThat(ReplicationPattern.parse("2211f10").flushInterval()).contains(Duration.ofMillis(10));
+        assertThat(ReplicationPattern.parse("2211b8f0").flushInterval()).contains(Duration.ZERO);
     }
 
     @Test
@@ -28,12 +31,15 @@ class ReplicationPatternTest {
         assertThat(peer.configXml("c", 1)).contains("<peer bind-addr=\"127.0.0.1\" start-port=\"7801\" range=\"1\" "
                 + "timeout=\"1s\" batch-size=\"1\">");
         assertThat(multicast.configXml("c", 0)).contains("batch-size=\"8\"/>");
-        assertThat(unset.configXml("c", 0)).doesNotContain("batch-size");
+        assertThat(unset.configXml("c", 0)).doesNotContain("batch-size").doesNotContain("flush-interval");
+        assertThat(new ReplicationPlan(ReplicationPattern.parse("2211f10"), List.of(7800, 7801)).configXml("c", 0))
+                .contains("timeout=\"1s\" flush-interval=\"10ms\">");
     }
 
     @Test
     void aBatchSizeForTheDatabaseOrOfZeroIsRefused() {
         assertThatThrownBy(() -> ReplicationPattern.parse("3211b4")).hasMessageContaining("not to database");
+        assertThatThrownBy(() -> ReplicationPattern.parse("3211f5")).hasMessageContaining("not to database");
         assertThatThrownBy(() -> ReplicationPattern.parse("2211b0")).hasMessageContaining("invalid replication pattern");
     }
 }

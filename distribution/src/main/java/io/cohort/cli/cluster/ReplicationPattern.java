@@ -53,7 +53,8 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
         Optional<Duration> flushInterval = Optional.ofNullable(m.group(7)).map(ms -> Duration.ofMillis(Integer.parseInt(ms)));
         if ((batchSize.isPresent() || flushInterval.isPresent()) && protocol.equals("database")) {
             throw new IllegalArgumentException("invalid replication pattern '" + text + "': bN (batch-size) and fN "
-                    + "(flush-interval) apply to the peer and multicast protocols, not to database");
+                    + "(flush-interval) belong to the peer and multicast protocols' bundling, not to database's JDBC "
+                    + "batching (set that on <database batch-size=... flush-interval=...> in cohort.xml)");
         }
         return new ReplicationPattern(text, Optional.of(protocol), TRIGGERS[digit(m, 2)], SCOPES[digit(m, 3)],
                 digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)), batchSize, flushInterval);

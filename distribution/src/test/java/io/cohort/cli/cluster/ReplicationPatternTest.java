@@ -37,7 +37,7 @@ class ReplicationPatternTest {
     }
 
     @Test
-    void aBatchSizeForTheDatabaseOrOfZeroIsRefused() {
+    void bundlingSuffixesForTheDatabaseAndABatchSizeOfZeroAreRefused() {
         assertThatThrownBy(() -> ReplicationPattern.parse("3211b4")).hasMessageContaining("not to database");
         assertThatThrownBy(() -> ReplicationPattern.parse("3211f5")).hasMessageContaining("not to database");
         assertThatThrownBy(() -> ReplicationPattern.parse("2211b0")).hasMessageContaining("invalid replication pattern");

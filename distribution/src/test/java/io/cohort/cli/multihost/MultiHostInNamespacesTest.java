@@ -142,8 +142,8 @@ class MultiHostInNamespacesTest {
             for (Node node : cluster.nodes()) {
                 // each host's socket failure detector reached its neighbour's on the same port of another address
                 Poll.until(CHANGE, node.name() + "'s socket failure detector connected",
-                        () -> gauge(node, FAILURE_DETECTOR_CONNECTED) == 1);
-                membershipChangesWhenFormed.put(node.name(), gauge(node, MEMBERSHIP_CHANGES));
+                        () -> metricValue(node, FAILURE_DETECTOR_CONNECTED) == 1);
+                membershipChangesWhenFormed.put(node.name(), metricValue(node, MEMBERSHIP_CHANGES));
             }
         }
         progress("both clusters formed and their balancers see every node");
@@ -289,7 +289,7 @@ class MultiHostInNamespacesTest {
         for (Cluster cluster : clusters.values()) {
             for (Node node : cluster.nodes()) {
                 Poll.until(CHANGE, node.name() + " holds copies of the other nodes' sessions",
-                        () -> gauge(node, "cohort_replication_sessions_backup") >= 2);
+                        () -> metricValue(node, "cohort_replication_sessions_backup") >= 2);
             }
         }
 
@@ -297,7 +297,7 @@ class MultiHostInNamespacesTest {
         // nothing joined or left since the groups formed: no member was suspected under the start-up load
         for (Cluster cluster : clusters.values()) {
             for (Node node : cluster.nodes()) {
-                assertThat(gauge(node, MEMBERSHIP_CHANGES)).as(node.name() + ": member list changes since the group formed")
+                assertThat(metricValue(node, MEMBERSHIP_CHANGES)).as(node.name() + ": member list changes since the group formed")
                         .isEqualTo(membershipChangesWhenFormed.get(node.name()));
             }
         }
@@ -321,7 +321,7 @@ class MultiHostInNamespacesTest {
         Map<String, Double> ownedBefore = new LinkedHashMap<>();
         for (Cluster cluster : clusters.values()) {
             oldCookies.put(cluster.name(), customers.get(cluster.name()).get(cluster.node(3).name()).sessionCookie());
-            ownedBefore.put(cluster.name(), gauge(cluster.node(3), "cohort_replication_sessions_owned"));
+            ownedBefore.put(cluster.name(), metricValue(cluster.node(3), "cohort_replication_sessions_owned"));
         }
         lab.cut(third);
         for (Cluster cluster : clusters.values()) {
@@ -351,7 +351,7 @@ class MultiHostInNamespacesTest {
             Node third3 = cluster.node(3);
             double before = ownedBefore.get(cluster.name());
             Poll.until(CHANGE, third3.name() + " steps back from the session that went on elsewhere",
-                    () -> gauge(third3, "cohort_replication_sessions_owned") <= before - 1);
+                    () -> metricValue(third3, "cohort_replication_sessions_owned") <= before - 1);
         }
         // asked with the customer's cookie from before the partition, it serves the current cart
         for (Cluster cluster : clusters.values()) {
@@ -415,8 +415,8 @@ class MultiHostInNamespacesTest {
         return JSON.readTree(response.body());
     }
 
-    /** A gauge or counter of the node's {@code /metrics}, summed over its tags (applications). */
-    private static double gauge(Node node, String name) throws Exception {
+    /** The value of a gauge or counter in the node's {@code /metrics}, summed over its tags (applications). */
+    private static double metricValue(Node node, String name) throws Exception {
         String metrics = HTTP.send(HttpRequest.newBuilder(node.admin().resolve("/metrics")).timeout(Duration.ofSeconds(2))
                 .GET().build(), HttpResponse.BodyHandlers.ofString()).body();
         double sum = 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Asynchronous replication's CPU per change in two configurations (--compare bundling: batch-size 64 vs 1;
 # --compare processing: JGroups message_processing_policy direct vs max; --compare tuning --a K=V,... --b K=V,...:
-# any two sets of stack placeholders, batch-size and caller-sends), with context switches per change,
+# any two sets of stack placeholders, batch-size, flush-interval and caller-sends=never|when-idle|when-quiet), with context switches per change,
 # side by side in alternating rounds, two members in one JVM over JGroups TCP on loopback (encrypted).
 # Writes bench/results/replication-cost-<comparison>/{results.csv,summary.md} (or $BENCH_OUT). Default: 4 rounds
 # × 2 variants × 35 s plus one warm-up measurement, about 6 minutes (plus the build).

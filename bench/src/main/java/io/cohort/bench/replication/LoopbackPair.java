@@ -12,6 +12,7 @@ import io.cohort.config.Scope;
 import io.cohort.config.SecurityConfig;
 import io.cohort.config.Trigger;
 import io.cohort.net.PresetPorts;
+import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.group.BackupCopies;
 import io.cohort.replication.group.GroupOptions;
@@ -26,6 +27,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -44,7 +46,10 @@ final class LoopbackPair implements AutoCloseable {
     private final SimpleMeterRegistry holderMeters = new SimpleMeterRegistry();
     private final SessionStore store;
 
-    /** The tuning key that turns off request threads sending for idle lanes. */
+    /**
+     * The tuning key for when request threads send for their lanes ({@link CallerSends}): {@code never},
+     * {@code when-idle} (the default) or {@code when-quiet}; {@code false} and {@code true} stand for the first two.
+     */
     static final String CALLER_SENDS = "caller-sends";
     /** The tuning key for both members' {@code <peer flush-interval>} (a duration such as {@code 5ms}). */
     static final String FLUSH_INTERVAL = "flush-interval";
@@ -57,7 +62,7 @@ final class LoopbackPair implements AutoCloseable {
      * @param batchSize   the {@code <peer batch-size>} of both members
      * @param security    the cluster's {@code <security>}, as a local cluster has it (authenticated, encrypted)
      * @param stackTuning values for the JGroups stack's placeholders (e.g. {@code cohort.message_processing_policy}),
-     *     {@value #CALLER_SENDS} ({@code true} or {@code false}: {@link GroupOptions#callerSends()}) and
+     *     {@value #CALLER_SENDS} ({@link GroupOptions#callerSends()}, see {@link #callerSends(String)}) and
      *     {@value #FLUSH_INTERVAL} (a duration as the configuration writes it, e.g. {@code 5ms}: the
      *     {@code <peer flush-interval>})
      */
@@ -75,7 +80,7 @@ final class LoopbackPair implements AutoCloseable {
                 : ConfigDuration.parse(flush);
         ClusterConfig config = clusterConfig(cluster, ports[0], members, settings, batchSize, flushInterval, security);
         GroupOptions options = GroupOptions.DEFAULT.withStackTuning(stack)
-                .withCallerSends(callerSends == null || Boolean.parseBoolean(callerSends));
+                .withCallerSends(callerSends(callerSends));
         owner = start(config, "n1", ownerMeters, options);
         holder = start(clusterConfig(cluster, ports[1], members, settings, batchSize, flushInterval, security), "n2", holderMeters, options);
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
@@ -89,6 +94,20 @@ final class LoopbackPair implements AutoCloseable {
         store.start(new SessionStoreContext(HotPath.APPLICATION, "/" + HotPath.APPLICATION, "n1", true,
                 HotPath.class.getClassLoader(), HotPath.VALUES, Optional.of(config.replication()), owner.clusterView(),
                 ownerMeters, SessionCacheControl.NONE, Duration.ofSeconds(5)));
+    }
+
+    /** The {@value #CALLER_SENDS} tuning value as a rule; absent: the default. */
+    static CallerSends callerSends(String value) {
+        if (value == null) {
+            return GroupOptions.DEFAULT.callerSends();
+        }
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "false", "never" -> CallerSends.NEVER;
+            case "true", "when-idle" -> CallerSends.WHEN_IDLE;
+            case "when-quiet" -> CallerSends.WHEN_QUIET;
+            default -> throw new IllegalArgumentException(CALLER_SENDS + "=" + value
+                    + ": expected never, when-idle or when-quiet (false and true stand for the first two)");
+        };
     }
 
     SessionStore store() {

@@ -8,6 +8,7 @@ import io.cohort.replication.database.DatabaseWrite.Removal;
 import io.cohort.replication.database.DatabaseWrite.Store;
 import io.cohort.replication.database.DatabaseWrite.Touch;
 import io.cohort.replication.engine.Batching;
+import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
@@ -182,7 +183,7 @@ final class DatabaseSessionTransport implements SessionTransport {
     @Override
     public Batching batching() {
         // a write waits on the database: never on a request thread, so callers never send
-        return new Batching(protocol.batchSize(), protocol.flushInterval(), this::sendGroup, false);
+        return new Batching(protocol.batchSize(), protocol.flushInterval(), this::sendGroup, CallerSends.NEVER);
     }
 
     @Override

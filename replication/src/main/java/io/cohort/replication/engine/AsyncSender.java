@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and, when the lane
  * is busy, what arrives within the linger time) as one group, in queue order, instead of one dispatch
  * at a time. When it allows {@linkplain Batching#callerSends() the caller to send}, a change for a lane
- * with nothing queued or in flight is sent by the calling thread itself, under the lane's send lock,
+ * with nothing queued or in flight (and, with {@link CallerSends#WHEN_QUIET}, whose changes come further
+ * apart than the linger) is sent by the calling thread itself, under the lane's send lock,
  * which the lane's thread also holds while it sends: the change skips a thread hand-off, and the
  * changes of one session still leave in order.
  */
@@ -38,6 +39,8 @@ public final class AsyncSender implements ChangeDelivery {
     private final List<Lane> lanes = new ArrayList<>();
     private final ReplicationMetrics metrics;
     private final Batching batching;
+    /** Whether callers send only for lanes whose changes come further apart than the linger. */
+    private final boolean quietOnly;
     private final AtomicBoolean dropLogged = new AtomicBoolean();
     private volatile boolean closed;
 
@@ -55,6 +58,7 @@ public final class AsyncSender implements ChangeDelivery {
     public AsyncSender(String application, int capacity, int laneCount, ReplicationMetrics metrics, Batching batching) {
         this.metrics = metrics;
         this.batching = batching;
+        this.quietOnly = batching.callerSends() == CallerSends.WHEN_QUIET && batching.groups();
         int lanesWanted = Math.max(1, Math.min(laneCount, capacity));
         int perLane = Math.max(1, capacity / lanesWanted);
         for (int i = 0; i < lanesWanted; i++) {
@@ -73,8 +77,9 @@ public final class AsyncSender implements ChangeDelivery {
             return;
         }
         Lane lane = lanes.get(Math.floorMod(sessionId.hashCode(), lanes.size()));
+        boolean often = quietOnly && lane.arrived(System.nanoTime());
         boolean idle = lane.pending.getAndIncrement() == 0;
-        if (idle && batching.callerSends() && !closed) {
+        if (idle && batching.callerSends().allowed() && !often && !closed) {
             lane.sendNow(List.of(dispatch));
             return;
         }
@@ -147,6 +152,17 @@ public final class AsyncSender implements ChangeDelivery {
         final ReentrantLock sending = new ReentrantLock();
         Thread thread;
         private long lastWoken = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+        /**
+         * The longest gap between arrivals that {@link #arrivalGap} counts: one gap this long makes a busy lane
+         * quiet again, and about twenty changes in quick succession make a quiet lane busy.
+         */
+        private final long gapCap = 16 * batching.linger().toNanos();
+        /**
+         * The gap between this lane's arrivals, smoothed over about the last eight ({@link CallerSends#WHEN_QUIET}
+         * only). Callers update it without a lock: a lost update only blurs an estimate.
+         */
+        private volatile long arrivalGap = gapCap;
+        private volatile long lastArrival = System.nanoTime() - gapCap;
 
         Lane(int capacity) {
             this.queue = new ArrayBlockingQueue<>(capacity);
@@ -166,6 +182,23 @@ public final class AsyncSender implements ChangeDelivery {
                 }
                 sendNow(group);
             }
+        }
+
+        /**
+         * Counts a change arriving at {@code now}; returns whether, at the lane's smoothed rate, the next one is
+         * due within the linger (so a group would form).
+         */
+        boolean arrived(long now) {
+            long gap = Math.min(now - lastArrival, gapCap);
+            lastArrival = now;
+            long smoothed = arrivalGap + ((gap - arrivalGap) >> 3);
+            arrivalGap = smoothed;
+            return smoothed < batching.linger().toNanos();
+        }
+
+        /** Whether, at the lane's smoothed rate, changes are coming within the linger ({@code WHEN_QUIET} only). */
+        private boolean arrivingOften() {
+            return quietOnly && arrivalGap < batching.linger().toNanos();
         }
 
         /** Sends a group under the send lock, then counts it done; never throws. */
@@ -191,7 +224,8 @@ public final class AsyncSender implements ChangeDelivery {
          * adds what arrived meanwhile, up to the batch size. The lane sleeps rather than waits on the queue, so
          * the changes that arrive meanwhile do not each wake it: one wake-up per group, not one per change. It
          * counts as busy when it was woken less than one linger time before: then more changes are likely to
-         * come within the linger, while a lane woken rarely sends at once instead of adding a sleep's wake-up.
+         * come within the linger, while a lane woken rarely sends at once instead of adding a sleep's wake-up. When
+         * callers send for quiet lanes only, it also counts as busy while its changes arrive within the linger.
          */
         private void collect(List<Dispatch> group) throws InterruptedException {
             int max = batching.maxSize();
@@ -203,7 +237,7 @@ public final class AsyncSender implements ChangeDelivery {
             lastWoken = now;
             queue.drainTo(group, max - group.size());
             long linger = batching.linger().toNanos();
-            if (group.size() < max && linger > 0 && sincePrevious < linger) {
+            if (group.size() < max && linger > 0 && (sincePrevious < linger || arrivingOften())) {
                 TimeUnit.NANOSECONDS.sleep(linger);
                 queue.drainTo(group, max - group.size());
             }

@@ -15,25 +15,26 @@ import java.util.function.Consumer;
  * not each wake it; a lane woken rarely sends at once. The order of the changes of one session is
  * kept, since a session always uses the same lane.
  *
- * <p>A transport whose sending only hands the bytes to a queue of its own (a group channel: JGroups'
- * sender threads write the socket) may let the caller send when the lane is idle ({@code callerSends}):
- * the request thread then sends its dispatch itself, under the lane's send lock, instead of waking the
- * lane's thread for it. That saves a thread hand-off per change at ordinary rates, where lanes are
- * mostly idle; under load, changes queue and group as before. A transport whose sending waits on the
- * network (a database write) must not: the request would wait for it.
+ * <p>A transport whose sending never blocks on the network (a group channel: JGroups' non-blocking
+ * transport queues what the socket cannot take) may let the caller send when the lane is idle
+ * ({@code callerSends}, see {@link CallerSends}): the request thread then sends its dispatch itself,
+ * under the lane's send lock, instead of waking the lane's thread for it. That saves a thread hand-off
+ * per change at ordinary rates, where lanes are mostly idle; under load, changes queue and group as
+ * before. A transport whose sending waits on the network (a database write) must not
+ * ({@link CallerSends#NEVER}): the request would wait for it.
  *
  * @param maxSize     most dispatches in one group (1: no grouping)
  * @param linger      how long a busy lane sleeps for others to join a group that has room (zero: no sleep)
  * @param sender      sends a group; must treat each dispatch as {@link Dispatch#send()} would, never throw
- * @param callerSends whether the caller sends a dispatch itself when its lane has nothing queued or in flight
+ * @param callerSends when the caller sends a dispatch itself, if ever
  */
-public record Batching(int maxSize, Duration linger, Consumer<List<Dispatch>> sender, boolean callerSends) {
+public record Batching(int maxSize, Duration linger, Consumer<List<Dispatch>> sender, CallerSends callerSends) {
 
     /** One dispatch at a time, always by the lane's thread. */
-    public static final Batching NONE = oneAtATime(false);
+    public static final Batching NONE = oneAtATime(CallerSends.NEVER);
 
     /** One dispatch at a time; {@code callerSends} as for the record. */
-    public static Batching oneAtATime(boolean callerSends) {
+    public static Batching oneAtATime(CallerSends callerSends) {
         return new Batching(1, Duration.ZERO, group -> group.forEach(Dispatch::send), callerSends);
     }
 
@@ -43,5 +44,11 @@ public record Batching(int maxSize, Duration linger, Consumer<List<Dispatch>> se
         }
         Objects.requireNonNull(linger, "linger");
         Objects.requireNonNull(sender, "sender");
+        Objects.requireNonNull(callerSends, "callerSends");
+    }
+
+    /** Whether a lane may group dispatches: groups of more than one and a linger to gather them in. */
+    public boolean groups() {
+        return maxSize > 1 && !linger.isZero();
     }
 }

@@ -1,6 +1,7 @@
 package io.cohort.replication.group;
 
 import io.cohort.replication.engine.Batching;
+import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.wire.FrameBundle;
@@ -35,17 +36,17 @@ final class FrameBundler {
     private final ReplicationMetrics metrics;
     private final int maxDispatches;
     private final Duration flushInterval;
-    private final boolean callerSends;
+    private final CallerSends callerSends;
 
     /**
      * @param maxDispatches the most dispatches a lane hands over at once ({@code batch-size}; 1: no bundling)
      * @param flushInterval how long a lane that woke sleeps before it takes what else was queued
      *     ({@code flush-interval}; zero: only what is queued already)
-     * @param callerSends whether a request thread sends a change itself when its lane is idle
-     *     ({@link GroupOptions#callerSends()}): the channel's send only queues the message for JGroups' sender
+     * @param callerSends when a request thread sends a change itself instead of its lane
+     *     ({@link GroupOptions#callerSends()}): the channel's send never waits on the network
      */
     FrameBundler(Messenger messenger, ReplicationMetrics metrics, int maxDispatches, Duration flushInterval,
-            boolean callerSends) {
+            CallerSends callerSends) {
         this.messenger = messenger;
         this.metrics = metrics;
         this.maxDispatches = maxDispatches;

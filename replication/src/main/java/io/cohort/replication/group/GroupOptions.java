@@ -1,5 +1,6 @@
 package io.cohort.replication.group;
 
+import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.wire.WireLimits;
 import java.time.Duration;
 import java.util.Map;
@@ -12,20 +13,21 @@ import java.util.Objects;
  *                      configuration (e.g. {@code cohort.fd.timeout}); tests shorten timeouts with them
  * @param sweepInterval how often orphaned backups and old tombstones are swept
  * @param limits        bounds of decoded messages
- * @param callerSends   whether a request thread sends an asynchronous change itself when its send lane is
- *                      idle, instead of waking the lane's thread ({@link io.cohort.replication.engine.Batching});
- *                      on by default, off only to measure what it saves
+ * @param callerSends   when a request thread sends an asynchronous change itself instead of waking its send
+ *                      lane's thread ({@link io.cohort.replication.engine.Batching}); {@link CallerSends#WHEN_QUIET}
+ *                      by default, the others to measure what it saves
  */
 public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterval, WireLimits limits,
-                           boolean callerSends) {
+                           CallerSends callerSends) {
 
     public static final GroupOptions DEFAULT =
-            new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT, true);
+            new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT, CallerSends.WHEN_QUIET);
 
     public GroupOptions {
         stackTuning = Map.copyOf(stackTuning);
         Objects.requireNonNull(sweepInterval, "sweepInterval");
         Objects.requireNonNull(limits, "limits");
+        Objects.requireNonNull(callerSends, "callerSends");
     }
 
     public GroupOptions withStackTuning(Map<String, String> tuning) {
@@ -36,7 +38,7 @@ public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterv
         return new GroupOptions(stackTuning, interval, limits, callerSends);
     }
 
-    public GroupOptions withCallerSends(boolean enabled) {
-        return new GroupOptions(stackTuning, sweepInterval, limits, enabled);
+    public GroupOptions withCallerSends(CallerSends rule) {
+        return new GroupOptions(stackTuning, sweepInterval, limits, rule);
     }
 }

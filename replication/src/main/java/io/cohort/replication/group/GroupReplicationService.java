@@ -5,6 +5,7 @@ import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
 import io.cohort.config.GroupProtocol;
 import io.cohort.config.ReplicationSettings;
+import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.engine.ReplicatingSessionStore;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionTransport;
@@ -51,7 +52,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
     private final ConcurrentMap<String, GroupSessionTransport> applications = new ConcurrentHashMap<>();
     private final ViewRebalancer rebalancer;
     private final ScheduledExecutorService sweeper;
-    private final boolean callerSends;
+    private final CallerSends callerSends;
 
     private GroupReplicationService(ClusterConfig cluster, Member self, MeterRegistry meters, GroupOptions options)
             throws Exception {

@@ -105,7 +105,7 @@ class AsyncSenderTest {
         Batching batching = new Batching(4, Duration.ofMillis(100), group -> {
             group.forEach(Dispatch::send);
             groups.add(group.stream().map(d -> ((Probe) d).n).toList());
-        }, false);
+        }, CallerSends.NEVER);
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         try {
             sender.deliver("s", new Probe(0, log, gate)); // the lane blocks on this one (alone or with others)
@@ -130,7 +130,7 @@ class AsyncSenderTest {
         Batching batching = new Batching(64, Duration.ofSeconds(1), group -> {
             group.forEach(Dispatch::send);
             groups.add(group.stream().map(d -> ((Probe) d).n).toList());
-        }, false);
+        }, CallerSends.NEVER);
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         try {
             // the lane's first wake-up in a long while: it sends at once instead of lingering for a second
@@ -152,7 +152,7 @@ class AsyncSenderTest {
     void aCallerSendsForAnIdleLaneItselfAndLaterChangesWaitTheirTurn() throws Exception {
         List<Integer> log = new CopyOnWriteArrayList<>();
         List<String> senders = new CopyOnWriteArrayList<>();
-        Batching batching = new Batching(64, Duration.ofMillis(1), group -> group.forEach(Dispatch::send), true);
+        Batching batching = new Batching(64, Duration.ofMillis(1), group -> group.forEach(Dispatch::send), CallerSends.WHEN_IDLE);
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         CountDownLatch inSend = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -182,5 +182,52 @@ class AsyncSenderTest {
         }
         assertThat(senders).containsExactly("request-1");
         assertThat(log).containsExactly(0, 1, 2, 3);
+    }
+
+    @Test
+    void whenQuietCallersSendUntilChangesComeWithinTheLingerThenTheLaneGroupsThemUntilAQuietSpell()
+            throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        List<String> senders = new CopyOnWriteArrayList<>();
+        List<Integer> groupSizes = new CopyOnWriteArrayList<>();
+        Duration linger = Duration.ofMillis(100);
+        Batching batching = new Batching(64, linger, group -> {
+            groupSizes.add(group.size());
+            group.forEach(Dispatch::send);
+        }, CallerSends.WHEN_QUIET);
+        AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
+        try {
+            for (int i = 0; i < 40; i++) { // far less than the linger apart
+                sender.deliver("s", new NamedProbe(i, log, senders));
+            }
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+            assertThat(senders.get(0)).as("the first change finds a quiet lane").isEqualTo(Thread.currentThread().getName());
+            assertThat(senders.get(39)).as("by the fortieth the lane counts as busy").startsWith("cohort-replication-shop-");
+            assertThat(groupSizes).as("the queued changes left in groups").anySatisfy(size -> assertThat(size).isGreaterThan(1));
+
+            Thread.sleep(16 * linger.toMillis() + 100); // one gap this long makes the lane quiet again
+            sender.deliver("s", new NamedProbe(40, log, senders));
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        } finally {
+            sender.close();
+        }
+        assertThat(senders.get(40)).isEqualTo(Thread.currentThread().getName());
+        assertThat(log).hasSize(41).isSorted();
+    }
+
+    /** A probe that also records which thread sent it. */
+    private static final class NamedProbe extends Probe {
+        private final List<String> senders;
+
+        NamedProbe(int n, List<Integer> log, List<String> senders) {
+            super(n, log, new CountDownLatch(0));
+            this.senders = senders;
+        }
+
+        @Override
+        public void send() {
+            senders.add(Thread.currentThread().getName());
+            super.send();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.cohort.replication.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionChange;
@@ -42,7 +43,7 @@ class FrameBundlingTest {
                 queued.add(dispatch(sender, holder, metrics, "bundled-" + i, 2));
             }
 
-            new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO, true).send(queued);
+            new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO, CallerSends.WHEN_IDLE).send(queued);
 
             awaitCopies(holder, "bundled-", 20, 2);
             assertThat(counter(registry, ReplicationMetrics.MESSAGES)).isEqualTo(1.0);
@@ -65,7 +66,7 @@ class FrameBundlingTest {
                 queued.add(dispatch(sender, holder, metrics, "large-" + i, 1, value));
             }
 
-            new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO, true).send(queued);
+            new FrameBundler(sender.service().messenger(), metrics, 64, Duration.ZERO, CallerSends.WHEN_IDLE).send(queued);
 
             awaitCopies(holder, "large-", 6, 1);
             assertThat(counter(registry, ReplicationMetrics.MESSAGES)).isEqualTo(3.0); // two frames a bundle

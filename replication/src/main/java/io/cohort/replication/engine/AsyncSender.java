@@ -189,7 +189,8 @@ public final class AsyncSender implements ChangeDelivery {
          * due within the linger (so a group would form).
          */
         boolean arrived(long now) {
-            long gap = Math.min(now - lastArrival, gapCap);
+            // another caller may have stored a later arrival since this one read the clock: count that as no gap
+            long gap = Math.max(0, Math.min(now - lastArrival, gapCap));
             lastArrival = now;
             long smoothed = arrivalGap + ((gap - arrivalGap) >> 3);
             arrivalGap = smoothed;

@@ -9,14 +9,15 @@ import java.util.function.Consumer;
  * How the {@link AsyncSender} may group queued dispatches of one lane, as a {@link SessionTransport}
  * asks for it (a database writes several changes in one transaction; a group sends several in one
  * message). A lane that takes a dispatch also takes whatever else is queued and, while it has fewer
- * than {@code maxSize} and it was woken less than {@code linger} before (it is busy), sleeps once for
+ * than {@code maxSize} and it is busy (woken less than {@code linger} before or, with
+ * {@link CallerSends#WHEN_QUIET}, its dispatches arriving less than {@code linger} apart), sleeps once for
  * {@code linger} and takes what arrived meanwhile; then it hands the group, in queue order, to
  * {@code sender}. It sleeps rather than waiting on the queue, so the dispatches arriving meanwhile do
  * not each wake it; a lane woken rarely sends at once. The order of the changes of one session is
  * kept, since a session always uses the same lane.
  *
- * <p>A transport whose sending never blocks on the network (a group channel: JGroups' non-blocking
- * transport queues what the socket cannot take) may let the caller send when the lane is idle
+ * <p>A transport whose sending does not wait on the network (a group channel: JGroups' non-blocking
+ * transport keeps what the socket cannot take at once; only flow control may hold a send) may let the caller send when the lane is idle
  * ({@code callerSends}, see {@link CallerSends}): the request thread then sends its dispatch itself,
  * under the lane's send lock, instead of waking the lane's thread for it. That saves a thread hand-off
  * per change at ordinary rates, where lanes are mostly idle; under load, changes queue and group as

@@ -156,7 +156,8 @@ public final class AsyncSender implements ChangeDelivery {
          * The longest gap between arrivals that {@link #arrivalGap} counts: one gap this long makes a busy lane
          * quiet again, and about twenty changes in quick succession make a quiet lane busy.
          */
-        private final long gapCap = 16 * batching.linger().toNanos();
+        private final long lingerNanos = batching.linger().toNanos();
+        private final long gapCap = 16 * lingerNanos;
         /**
          * The gap between this lane's arrivals, smoothed over about the last eight ({@link CallerSends#WHEN_QUIET}
          * only). Callers update it without a lock: a lost update only blurs an estimate.
@@ -194,12 +195,12 @@ public final class AsyncSender implements ChangeDelivery {
             lastArrival = now;
             long smoothed = arrivalGap + ((gap - arrivalGap) >> 3);
             arrivalGap = smoothed;
-            return smoothed < batching.linger().toNanos();
+            return smoothed < lingerNanos;
         }
 
         /** Whether, at the lane's smoothed rate, changes are coming within the linger ({@code WHEN_QUIET} only). */
         private boolean arrivingOften() {
-            return quietOnly && arrivalGap < batching.linger().toNanos();
+            return quietOnly && arrivalGap < lingerNanos;
         }
 
         /** Sends a group under the send lock, then counts it done; never throws. */
@@ -237,9 +238,8 @@ public final class AsyncSender implements ChangeDelivery {
             long sincePrevious = now - lastWoken;
             lastWoken = now;
             queue.drainTo(group, max - group.size());
-            long linger = batching.linger().toNanos();
-            if (group.size() < max && linger > 0 && (sincePrevious < linger || arrivingOften())) {
-                TimeUnit.NANOSECONDS.sleep(linger);
+            if (group.size() < max && lingerNanos > 0 && (sincePrevious < lingerNanos || arrivingOften())) {
+                TimeUnit.NANOSECONDS.sleep(lingerNanos);
                 queue.drainTo(group, max - group.size());
             }
         }

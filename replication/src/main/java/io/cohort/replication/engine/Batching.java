@@ -17,8 +17,9 @@ import java.util.function.Consumer;
  * kept, since a session always uses the same lane.
  *
  * <p>A transport whose sending does not wait on the network (a group channel: JGroups' non-blocking
- * transport keeps what the socket cannot take at once; only flow control may hold a send) may let the caller send when the lane is idle
- * ({@code callerSends}, see {@link CallerSends}): the request thread then sends its dispatch itself,
+ * transport keeps what the socket cannot take at once; only flow control may hold a send) may let the
+ * caller send when the lane is idle ({@code callerSends}, see {@link CallerSends}): the request thread
+ * then sends its dispatch itself,
  * under the lane's send lock, instead of waking the lane's thread for it. That saves a thread hand-off
  * per change at ordinary rates, where lanes are mostly idle; under load, changes queue and group as
  * before. A transport whose sending waits on the network (a database write) must not

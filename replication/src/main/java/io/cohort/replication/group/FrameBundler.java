@@ -43,7 +43,7 @@ final class FrameBundler {
      * @param flushInterval how long a lane that woke sleeps before it takes what else was queued
      *     ({@code flush-interval}; zero: only what is queued already)
      * @param callerSends when a request thread sends a change itself instead of its lane
-     *     ({@link GroupOptions#callerSends()}): the channel's send never waits on the network
+     *     ({@link GroupOptions#callerSends()}): the channel's send does not wait on the network, flow control aside
      */
     FrameBundler(Messenger messenger, ReplicationMetrics metrics, int maxDispatches, Duration flushInterval,
             CallerSends callerSends) {

@@ -107,7 +107,8 @@ public final class InterleavedBench {
         for (NodeThreads kind : NodeThreads.values()) {
             csv.append(",node_cpu_ms_per_page_").append(kind.name().toLowerCase(Locale.ROOT));
         }
-        csv.append('\n');
+        csv.append(",replication_changes_sent,replication_messages_sent,replication_kb_sent_per_page,"
+                + "replication_changes_per_message\n");
         for (Window w : windows) {
             csv.append(String.format(Locale.ROOT, "%d,%s,%b,%.0f,%d,%.2f,%d,%d,%d,%.2f,%.3f,%.2f,%.2f,%.3f,%d,%.2f",
                     w.index() + 1, w.pattern(), w.recorded(), w.seconds(), w.pages(), w.pagesPerSecond(), w.idlePages(),
@@ -116,7 +117,8 @@ public final class InterleavedBench {
             for (NodeThreads kind : NodeThreads.values()) {
                 csv.append(String.format(Locale.ROOT, ",%.4f", w.nodeCpuMillisPerPage(kind)));
             }
-            csv.append('\n');
+            csv.append(String.format(Locale.ROOT, ",%.0f,%.0f,%.3f,%.2f%n", w.replicationSent().changes(),
+                    w.replicationSent().messages(), w.kilobytesSentPerPage(), w.replicationSent().changesPerMessage()));
         }
         return csv.toString();
     }
@@ -178,9 +180,39 @@ public final class InterleavedBench {
                 errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
         md.append(String.format(Locale.ROOT, "Context switches of the nodes' threads per page (median of the recorded "
                 + "turns): %s %.1f, %s %.1f.%n", a, medianSwitches(recorded, 0), b, medianSwitches(recorded, 1)));
+        md.append(sentTraffic(recorded, a, b));
         md.append(Settling.of(recorded, pairs).paragraph(a, b));
         md.append(threadsTable(recorded, a, b));
         return md.toString();
+    }
+
+    /**
+     * What each side's nodes sent for replication per page (medians of the recorded turns): changes, kilobytes and
+     * changes per message; "not measured" for a side whose nodes have no replication counters (none) or no metrics.
+     */
+    static String sentTraffic(List<Window> recorded, String a, String b) {
+        StringBuilder line = new StringBuilder("Sent for replication by the nodes (median of the recorded turns, their "
+                + "`/metrics`): ");
+        for (int side = 0; side < 2; side++) {
+            int s = side;
+            List<Window> turns = recorded.stream().filter(w -> w.index() % 2 == s).toList();
+            double changes = finiteMedian(turns.stream().mapToDouble(Window::changesSentPerPage).toArray());
+            double kilobytes = finiteMedian(turns.stream().mapToDouble(Window::kilobytesSentPerPage).toArray());
+            double grouping = finiteMedian(turns.stream()
+                    .mapToDouble(w -> w.replicationSent().changesPerMessage()).toArray());
+            line.append(side == 0 ? a : b).append(' ');
+            line.append(Double.isNaN(changes) ? "not measured"
+                    : String.format(Locale.ROOT, "%.2f changes and %.2f KB per page, %.2f changes per message", changes,
+                            kilobytes, grouping));
+            line.append(side == 0 ? "; " : String.format(Locale.ROOT, ".%n"));
+        }
+        return line.toString();
+    }
+
+    /** The median of the finite values, NaN if there are none. */
+    private static double finiteMedian(double[] values) {
+        double[] finite = Arrays.stream(values).filter(Double::isFinite).toArray();
+        return finite.length == 0 ? Double.NaN : Median.median(finite);
     }
 
     /** Where the nodes' CPU per page went, by kind of thread: medians of A's and of B's recorded turns. */

@@ -7,6 +7,7 @@ import io.cohort.bench.InterleavedBench.Pair;
 import io.cohort.bench.study.run.DataSetSize;
 import io.cohort.bench.study.run.InterleavedComparison.Settings;
 import io.cohort.bench.study.run.InterleavedComparison.Window;
+import io.cohort.bench.study.run.SentTraffic;
 import io.cohort.bench.sut.NodeThreads;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +29,8 @@ class InterleavedBenchTest {
         long pages = Math.round(pagesPerSecond * 20);
         return new Window(index, index % 2 == 0 ? "none" : "2211", recorded, 20, pages, 3, 0, 0, pages * 0.0005,
                 0.1, 5, 0.99, pages * (index % 2 == 0 ? 12 : 15), Map.of(NodeThreads.REQUESTS, pages * 0.0004,
-                        index % 2 == 0 ? NodeThreads.JIT : NodeThreads.REPLICATION, pages * 0.0001));
+                        index % 2 == 0 ? NodeThreads.JIT : NodeThreads.REPLICATION, pages * 0.0001),
+                index % 2 == 0 ? SentTraffic.NOT_MEASURED : new SentTraffic(pages * 0.8, pages * 0.4, pages * 2500.0));
     }
 
     private static List<Window> turns(double... pagesPerSecond) {
@@ -74,6 +76,8 @@ class InterleavedBenchTest {
                 .doesNotContain("A's nodes");
         assertThat(summary).contains("| 2 | 110.0 | 99.0 | 120.0 | 86.1 % |");
         assertThat(summary).contains("per page (median of the recorded turns): none 12.0, 2211 15.0.");
+        assertThat(summary).contains("Sent for replication by the nodes (median of the recorded turns, their "
+                + "`/metrics`): none not measured; 2211 0.80 changes and 2.50 KB per page, 2.00 changes per message.");
         assertThat(summary).contains("| requests | 0.400 | 0.400 | +0.000 |", "| replication | 0.000 | 0.100 | +0.100 |",
                 "| jit | 0.100 | 0.000 | -0.100 |", "| ended | 0.000 | 0.000 | +0.000 |",
                 "| sum of the medians | 0.500 | 0.500 | +0.000 |");
@@ -86,7 +90,7 @@ class InterleavedBenchTest {
             long pages = Math.round(pagesPerSecond[k] * 20);
             double cpu = pages * cpuMillisPerPage[k] / 1000;
             turns.add(new Window(k, k % 2 == 0 ? "none" : "2211", true, 20, pages, 0, 0, 0, cpu, 0.1, 5, 1.0, pages * 10,
-                    Map.of(NodeThreads.REQUESTS, cpu)));
+                    Map.of(NodeThreads.REQUESTS, cpu), SentTraffic.NOT_MEASURED));
         }
         return turns;
     }
@@ -128,9 +132,12 @@ class InterleavedBenchTest {
         String csv = InterleavedBench.csv(turns(50, 10, 100));
         String[] lines = csv.split("\n");
         assertThat(lines[0]).endsWith(",node_cpu_ms_per_page_requests,node_cpu_ms_per_page_replication,"
-                + "node_cpu_ms_per_page_gc,node_cpu_ms_per_page_jit,node_cpu_ms_per_page_other,node_cpu_ms_per_page_ended");
-        assertThat(lines[2]).endsWith(",0.4000,0.1000,0.0000,0.0000,0.0000,0.0000");
-        assertThat(lines[3]).endsWith(",0.4000,0.0000,0.0000,0.1000,0.0000,0.0000");
+                + "node_cpu_ms_per_page_gc,node_cpu_ms_per_page_jit,node_cpu_ms_per_page_other,node_cpu_ms_per_page_ended,"
+                + "replication_changes_sent,replication_messages_sent,replication_kb_sent_per_page,"
+                + "replication_changes_per_message");
+        // turn 2 (2211, 10 pages/s for 20 s): 160 changes in 80 messages, 500,000 bytes
+        assertThat(lines[2]).endsWith(",0.4000,0.1000,0.0000,0.0000,0.0000,0.0000,160,80,2.500,2.00");
+        assertThat(lines[3]).endsWith(",0.4000,0.0000,0.0000,0.1000,0.0000,0.0000,NaN,NaN,NaN,NaN");
     }
 
     @Test

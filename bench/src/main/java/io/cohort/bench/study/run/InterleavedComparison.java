@@ -14,6 +14,7 @@ import io.cohort.bench.sut.ThreadCpu;
 import io.cohort.cli.cluster.EmbeddedH2Server;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -44,6 +45,8 @@ public final class InterleavedComparison {
 
     /** How long the drivers ramp their users up before the first window counts. */
     private static final Duration DRIVER_RAMP = Duration.ofSeconds(20);
+    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500))
+            .build();
 
     /**
      * What to compare and how.
@@ -118,13 +121,27 @@ public final class InterleavedComparison {
      *                        ({@link ContextSwitches})
      * @param nodeCpuByThreads the loaded cluster's node CPU seconds in the measured part, by what the threads work on
      *                        ({@link ThreadCpu}); sums to about {@code nodeCpuSeconds}
+     * @param replicationSent what the loaded cluster's nodes sent for replication in the measured part (their
+     *                        {@code /metrics}); NaN values where not measured
      */
     public record Window(int index, String pattern, boolean recorded, double seconds, long pages, long idlePages,
             long errors, long sessionsLost, double nodeCpuSeconds, double idleNodeCpuSeconds, double benchCpuSeconds,
-            double machineBusy, long nodeContextSwitches, Map<NodeThreads, Double> nodeCpuByThreads) {
+            double machineBusy, long nodeContextSwitches, Map<NodeThreads, Double> nodeCpuByThreads,
+            SentTraffic replicationSent) {
 
         public Window {
             nodeCpuByThreads = Map.copyOf(nodeCpuByThreads);
+            Objects.requireNonNull(replicationSent, "replicationSent");
+        }
+
+        /** Replication changes the loaded cluster's nodes sent per page; NaN when not measured. */
+        public double changesSentPerPage() {
+            return pages == 0 ? Double.NaN : replicationSent.changes() / pages;
+        }
+
+        /** Replication kilobytes (1,000 bytes) the loaded cluster's nodes sent per page; NaN when not measured. */
+        public double kilobytesSentPerPage() {
+            return pages == 0 ? Double.NaN : replicationSent.bytes() / 1000 / pages;
         }
 
         public double pagesPerSecond() {
@@ -225,7 +242,7 @@ public final class InterleavedComparison {
                     idle.pages, loaded.errors, loaded.sessionsLost, CpuReading.nodeSeconds(before, after, side),
                     CpuReading.nodeSeconds(before, after, 1 - side), after.bench - before.bench,
                     CpuReading.busyShare(before, after), CpuReading.switches(before, after, side),
-                    CpuReading.byThreads(before, after, side));
+                    CpuReading.byThreads(before, after, side), after.traffic.get(side).since(before.traffic.get(side)));
             windows.add(w);
             out.printf(Locale.ROOT, "turn %2d/%d %-8s %s %7.1f pages/s, node CPU %.2f ms/page, %.1f switches/page, "
                     + "other side %d pages, machine %.0f %% busy%n", k + 1, settings.windows(), w.pattern(),
@@ -266,10 +283,11 @@ public final class InterleavedComparison {
      * process, and the machine's busy and total ticks.
      */
     private record CpuReading(List<Map<Long, ThreadCpu>> threads, List<Map<Long, ContextSwitches>> switches,
-            double bench, long busyTicks, long totalTicks) {
+            List<SentTraffic> traffic, double bench, long busyTicks, long totalTicks) {
         static CpuReading take(List<SystemUnderTest> clusters) {
             List<Map<Long, ThreadCpu>> threads = new ArrayList<>();
             List<Map<Long, ContextSwitches>> switches = new ArrayList<>();
+            List<SentTraffic> traffic = new ArrayList<>();
             for (int i = 0; i < clusters.size(); i++) {
                 Map<Long, ThreadCpu> cluster = new HashMap<>();
                 Map<Long, ContextSwitches> clusterSwitches = new HashMap<>();
@@ -283,10 +301,11 @@ public final class InterleavedComparison {
                 }
                 threads.add(cluster);
                 switches.add(clusterSwitches);
+                traffic.add(SentTraffic.read(clusters.get(i).nodes(), METRICS_CLIENT));
             }
             double bench = ProcessCpu.seconds(ProcessHandle.current().pid()).orElse(0);
             long[] machine = machineTicks();
-            return new CpuReading(threads, switches, bench, machine[0], machine[1]);
+            return new CpuReading(threads, switches, traffic, bench, machine[0], machine[1]);
         }
 
         /** CPU seconds of one cluster's node processes between two readings (processes read both times). */

@@ -3,10 +3,7 @@ package io.cohort.bench.study.run;
 import io.cohort.bench.study.model.NodeSample;
 import io.cohort.bench.sut.NodeProbe;
 import io.cohort.bench.sut.ProcessCpu;
-import java.io.IOException;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -71,7 +68,7 @@ final class NodeSampler implements AutoCloseable {
         long now = System.nanoTime();
         OptionalDouble cpuSeconds = probe.pid().isPresent() ? ProcessCpu.seconds(probe.pid().getAsLong())
                 : OptionalDouble.empty();
-        String metrics = probe.metrics().map(this::fetch).orElse(null);
+        String metrics = probe.metrics().flatMap(uri -> MetricsPage.fetch(http, uri)).orElse(null);
         if (cpuSeconds.isEmpty() && metrics == null) {
             return; // gone
         }
@@ -105,19 +102,6 @@ final class NodeSampler implements AutoCloseable {
         NodeSample sample = new NodeSample(probe.name(), (now - origin) / 1e9, Double.isNaN(cpu) ? 0 : cpu, kBps);
         synchronized (this) {
             samples.add(sample);
-        }
-    }
-
-    private String fetch(java.net.URI metrics) {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(metrics)
-                    .timeout(Duration.ofMillis(800)).GET().build(), HttpResponse.BodyHandlers.ofString());
-            return response.statusCode() == 200 ? response.body() : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
         }
     }
 

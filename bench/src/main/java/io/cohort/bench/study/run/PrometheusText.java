@@ -37,8 +37,23 @@ final class PrometheusText {
         return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
     }
 
+    /** Replication changes (sent and received) of every application. */
+    static final String REPLICATION_CHANGES = "cohort_replication_changes_total";
+    /** Replication messages (sent and received) of every application; one message may carry several changes. */
+    static final String REPLICATION_MESSAGES = "cohort_replication_messages_total";
+    /** The label that tells what a node sent from what it received. */
+    static final String SENT = "direction=\"sent\"";
+
     /** The sum of all series of {@code metric}, or empty if the text has none. */
     static OptionalDouble sum(String text, String metric) {
+        return sum(text, metric, "");
+    }
+
+    /**
+     * The sum of the series of {@code metric} whose labels contain {@code label} (e.g. {@code direction="sent"};
+     * empty: every series), or empty if the text has none of them.
+     */
+    static OptionalDouble sum(String text, String metric, String label) {
         double sum = 0;
         boolean found = false;
         for (String line : text.split("\n")) {
@@ -51,6 +66,9 @@ final class PrometheusText {
             }
             int valueStart = line.charAt(after) == '{' ? line.indexOf("} ", after) + 2 : after + 1;
             if (valueStart < 2) {
+                continue;
+            }
+            if (!label.isEmpty() && !line.substring(after, valueStart).contains(label)) {
                 continue;
             }
             String[] fields = line.substring(valueStart).trim().split("\\s+");

@@ -26,6 +26,15 @@ class PrometheusTextTest {
     }
 
     @Test
+    void sumsOnlyTheSeriesWithTheGivenLabel() {
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.REPLICATION_BYTES, PrometheusText.SENT)).hasValue(2500.0);
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.REPLICATION_BYTES, "direction=\"received\""))
+                .hasValue(1500.0);
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.PROCESS_CPU, PrometheusText.SENT)).isEmpty();
+        assertThat(PrometheusText.sum(METRICS, PrometheusText.REPLICATION_CHANGES, PrometheusText.SENT)).isEmpty();
+    }
+
+    @Test
     void interconnectBytesAreCohortsOrTomcatsCounterWhicheverTheNodeHas() {
         String tomcat = """
                 # TYPE tomcat_tribes_bytes_total counter

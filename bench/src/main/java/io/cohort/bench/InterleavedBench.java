@@ -117,8 +117,9 @@ public final class InterleavedBench {
             for (NodeThreads kind : NodeThreads.values()) {
                 csv.append(String.format(Locale.ROOT, ",%.4f", w.nodeCpuMillisPerPage(kind)));
             }
-            csv.append(String.format(Locale.ROOT, ",%.0f,%.0f,%.3f,%.2f%n", w.replicationSent().changes(),
-                    w.replicationSent().messages(), w.kilobytesSentPerPage(), w.replicationSent().changesPerMessage()));
+            csv.append(String.format(Locale.ROOT, ",%.0f,%.0f,%.3f,%.2f", w.replicationSent().changes(),
+                    w.replicationSent().messages(), w.kilobytesSentPerPage(), w.replicationSent().changesPerMessage()))
+                    .append('\n');
         }
         return csv.toString();
     }

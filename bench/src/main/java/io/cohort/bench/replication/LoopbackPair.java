@@ -48,7 +48,7 @@ final class LoopbackPair implements AutoCloseable {
 
     /**
      * The tuning key for when request threads send for their lanes ({@link CallerSends}): {@code never},
-     * {@code when-idle} (the default) or {@code when-quiet}; {@code false} and {@code true} stand for the first two.
+     * {@code when-idle} or {@code when-quiet} (the default, {@link GroupOptions#DEFAULT}); {@code false} and {@code true} stand for the first two.
      */
     static final String CALLER_SENDS = "caller-sends";
     /** The tuning key for both members' {@code <peer flush-interval>} (a duration such as {@code 5ms}). */

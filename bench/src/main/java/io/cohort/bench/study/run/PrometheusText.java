@@ -11,6 +11,12 @@ final class PrometheusText {
 
     /** Replication (or database session store) bytes, sent and received, of every application. */
     static final String REPLICATION_BYTES = "cohort_replication_bytes_total";
+    /** Replication changes (sent and received) of every application. */
+    static final String REPLICATION_CHANGES = "cohort_replication_changes_total";
+    /** Replication messages (sent and received) of every application; one message may carry several changes. */
+    static final String REPLICATION_MESSAGES = "cohort_replication_messages_total";
+    /** The label that tells what a node sent from what it received. */
+    static final String SENT = "direction=\"sent\"";
     /** A Tomcat peer node's cluster channel bytes, sent and received ({@code bench/tomcat}'s MetricsServlet). */
     static final String TOMCAT_CHANNEL_BYTES = "tomcat_tribes_bytes_total";
     /** Every interconnect byte counter the bench knows, one per kind of node. */
@@ -36,13 +42,6 @@ final class PrometheusText {
         }
         return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
     }
-
-    /** Replication changes (sent and received) of every application. */
-    static final String REPLICATION_CHANGES = "cohort_replication_changes_total";
-    /** Replication messages (sent and received) of every application; one message may carry several changes. */
-    static final String REPLICATION_MESSAGES = "cohort_replication_messages_total";
-    /** The label that tells what a node sent from what it received. */
-    static final String SENT = "direction=\"sent\"";
 
     /** The sum of all series of {@code metric}, or empty if the text has none. */
     static OptionalDouble sum(String text, String metric) {

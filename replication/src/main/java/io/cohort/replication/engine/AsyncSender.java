@@ -195,12 +195,16 @@ public final class AsyncSender implements ChangeDelivery {
             lastArrival = now;
             long smoothed = arrivalGap + ((gap - arrivalGap) >> 3);
             arrivalGap = smoothed;
-            return smoothed < lingerNanos;
+            return withinLinger(smoothed);
         }
 
         /** Whether, at the lane's smoothed rate, changes are coming within the linger ({@code WHEN_QUIET} only). */
         private boolean arrivingOften() {
-            return quietOnly && arrivalGap < lingerNanos;
+            return quietOnly && withinLinger(arrivalGap);
+        }
+
+        private boolean withinLinger(long smoothedGap) {
+            return smoothedGap < lingerNanos;
         }
 
         /** Sends a group under the send lock, then counts it done; never throws. */

@@ -49,8 +49,8 @@ final class PrometheusText {
     }
 
     /**
-     * The sum of the series of {@code metric} whose labels contain {@code label} (e.g. {@code direction="sent"};
-     * empty: every series), or empty if the text has none of them.
+     * The sum of the series of {@code metric} that carry {@code label}, one whole {@code name="value"} pair (e.g.
+     * {@code direction="sent"}; empty: every series), or empty if the text has none of them.
      */
     static OptionalDouble sum(String text, String metric, String label) {
         double sum = 0;
@@ -67,7 +67,7 @@ final class PrometheusText {
             if (valueStart < 2) {
                 continue;
             }
-            if (!label.isEmpty() && !line.substring(after, valueStart).contains(label)) {
+            if (!label.isEmpty() && !hasLabel(line.substring(after, valueStart - 1), label)) {
                 continue;
             }
             String[] fields = line.substring(valueStart).trim().split("\\s+");
@@ -82,5 +82,18 @@ final class PrometheusText {
             }
         }
         return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
+    }
+
+    /** Whether {@code labels} ({@code {a="x",b="y"}}, or empty) holds {@code label} as one of its pairs. */
+    private static boolean hasLabel(String labels, String label) {
+        for (int at = labels.indexOf(label); at > 0; at = labels.indexOf(label, at + 1)) {
+            char before = labels.charAt(at - 1);
+            int end = at + label.length();
+            char next = end < labels.length() ? labels.charAt(end) : '}';
+            if ((before == '{' || before == ',') && (next == ',' || next == '}')) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -35,6 +35,19 @@ class PrometheusTextTest {
     }
 
     @Test
+    void aLabelMatchesOnlyAWholePair() {
+        String text = """
+                cohort_replication_changes_total{app="jpetstore",redirection="sent"} 5.0
+                cohort_replication_changes_total{app="jpetstore",direction="sent2"} 7.0
+                cohort_replication_changes_total{direction="sent",app="jpetstore"} 11.0
+                cohort_replication_changes_total 13.0
+                """;
+
+        assertThat(PrometheusText.sum(text, PrometheusText.REPLICATION_CHANGES, PrometheusText.SENT)).hasValue(11.0);
+        assertThat(PrometheusText.sum(text, PrometheusText.REPLICATION_CHANGES)).hasValue(36.0);
+    }
+
+    @Test
     void interconnectBytesAreCohortsOrTomcatsCounterWhicheverTheNodeHas() {
         String tomcat = """
                 # TYPE tomcat_tribes_bytes_total counter

@@ -78,11 +78,12 @@ public final class ClusterCommand implements Callable<Integer> {
     @Mixin
     ShopOptions shop = new ShopOptions();
 
-    @Option(names = "--pattern", paramLabel = "ABCD[wqN][bN][fN]|none", defaultValue = "2211",
+    @Option(names = "--pattern", paramLabel = "ABCD[wqN][bN][fN][sN]|none", defaultValue = "2211",
             description = "Session replication in the study's notation: protocol (1 multicast, 2 peer), trigger "
                     + "(1 onSetAttribute, 2 onRequestEnd, 3 onShutdown), scope (1 modified, 2 all), delivery "
                     + "(1 async, 2 sync), wqN = write-quota N, bN = batch-size N (changes per group message; b1: "
-                    + "each alone), fN = flush-interval N ms; none = no replication (default: ${DEFAULT-VALUE}).")
+                    + "each alone), fN = flush-interval N ms, sN = security (s2 authenticated and encrypted, the "
+                    + "default; s1 authenticated; s0 neither); none = no replication (default: ${DEFAULT-VALUE}).")
     String pattern;
 
     @Option(names = "--replication-base-port", paramLabel = "PORT", defaultValue = "7800",

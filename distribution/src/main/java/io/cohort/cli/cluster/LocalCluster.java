@@ -34,7 +34,7 @@ public final class LocalCluster {
         this.plan = plan;
         Map<String, String> environment = new java.util.HashMap<>(Map.of(PlannedNode.TOKEN_ENV, token));
         plan.database().flatMap(ShopDatabase::password).ifPresent(p -> environment.put(ShopDatabase.PASSWORD_ENV, p));
-        if (plan.replication().pattern().replicates()) {
+        if (plan.replication().usesSecret()) {
             environment.put(ReplicationPlan.SECRET_ENV, randomToken()); // members authenticate; traffic encrypted
         }
         this.processes = new NodeProcesses(java, environment);

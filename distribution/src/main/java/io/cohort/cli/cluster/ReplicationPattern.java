@@ -13,7 +13,9 @@ import java.util.regex.Pattern;
  * N (how many queued asynchronous changes may share one group message; {@code b1} sends each alone;
  * default: the protocol's) and by {@code fN} for its {@code flush-interval} in milliseconds (how long a
  * busy send lane gathers changes for one message; {@code f0}: only what is queued; default: the
- * protocol's); or {@code none} for no replication. {@code 2211}, the study's
+ * protocol's) and by {@code sN} for the group's {@link GroupSecurity} ({@code s2}, the default: members
+ * authenticate and traffic is encrypted; {@code s1}: authenticated, not encrypted; {@code s0}: neither, as in the
+ * study); or {@code none} for no replication. {@code 2211}, the study's
  * recommendation, is peer · onRequestEnd · modifiedAttributes · asynchronous.
  *
  * @param name the pattern as written
@@ -24,14 +26,16 @@ import java.util.regex.Pattern;
  * @param writeQuota copies per session
  * @param batchSize the group protocol's {@code batch-size}; empty: its default
  * @param flushInterval the group protocol's {@code flush-interval}; empty: its default
+ * @param security what the group protocol does to protect its traffic
  */
 public record ReplicationPattern(String name, Optional<String> protocol, String trigger, String scope,
-        boolean synchronous, int writeQuota, Optional<Integer> batchSize, Optional<Duration> flushInterval) {
+        boolean synchronous, int writeQuota, Optional<Integer> batchSize, Optional<Duration> flushInterval,
+        GroupSecurity security) {
 
     public static final ReplicationPattern NONE = new ReplicationPattern("none", Optional.empty(), "onRequestEnd",
-            "modifiedAttributes", false, 1, Optional.empty(), Optional.empty());
+            "modifiedAttributes", false, 1, Optional.empty(), Optional.empty(), GroupSecurity.ENCRYPTED);
     private static final Pattern SYNTAX =
-            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?(?:f([0-9]{1,4}))?");
+            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?(?:f([0-9]{1,4}))?(?:s([012]))?");
     private static final String[] PROTOCOLS = {"multicast", "peer", "database"};
     private static final String[] TRIGGERS = {"onSetAttribute", "onRequestEnd", "onShutdown"};
     private static final String[] SCOPES = {"modifiedAttributes", "allAttributes"};
@@ -43,10 +47,11 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
         }
         Matcher m = SYNTAX.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN][bN][fN]: "
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN][bN][fN][sN]: "
                     + "protocol 1 multicast/2 peer/3 database, trigger 1 onSetAttribute/2 onRequestEnd/3 onShutdown, "
-                    + "scope 1 modified/2 all, delivery 1 async/2 sync, write-quota N, batch-size N and flush-interval N ms "
-                    + "(peer and multicast), e.g. 2211, 2211wq2, 2211b1 or 2211f10");
+                    + "scope 1 modified/2 all, delivery 1 async/2 sync, write-quota N, batch-size N, flush-interval N ms "
+                    + "and security N (0 none, 1 authenticated, 2 encrypted; peer and multicast), e.g. 2211, 2211wq2, "
+                    + "2211b1, 2211f10 or 2211s0");
         }
         String protocol = PROTOCOLS[digit(m, 1)];
         Optional<Integer> batchSize = Optional.ofNullable(m.group(6)).map(Integer::parseInt);
@@ -56,8 +61,16 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
                     + "(flush-interval) belong to the peer and multicast protocols' bundling, not to database's JDBC "
                     + "batching (set that on <database batch-size=... flush-interval=...> in cohort.xml)");
         }
+        if (m.group(8) != null && protocol.equals("database")) {
+            throw new IllegalArgumentException("invalid replication pattern '" + text + "': sN (security) protects the "
+                    + "peer and multicast protocols' group traffic; the database protocol's connection is the data "
+                    + "source's business");
+        }
+        GroupSecurity security = m.group(8) == null ? GroupSecurity.ENCRYPTED
+                : GroupSecurity.ofDigit(m.group(8).charAt(0) - '0');
         return new ReplicationPattern(text, Optional.of(protocol), TRIGGERS[digit(m, 2)], SCOPES[digit(m, 3)],
-                digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)), batchSize, flushInterval);
+                digit(m, 4) == 1, m.group(5) == null ? 1 : Integer.parseInt(m.group(5)), batchSize, flushInterval,
+                security);
     }
 
     private static int digit(Matcher m, int group) {

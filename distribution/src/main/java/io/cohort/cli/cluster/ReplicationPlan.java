@@ -8,7 +8,8 @@ import java.util.stream.Collectors;
  * How the nodes of a local cluster replicate sessions: the {@link ReplicationPattern}, the
  * replication port of each node (peer: each node's TCP port, every node lists all of them;
  * multicast: the group's UDP port is the first), all on loopback, and a cluster secret (handed to
- * the nodes in an environment variable) so that members authenticate and traffic is encrypted.
+ * the nodes in an environment variable) so that members authenticate and traffic is encrypted (unless the
+ * pattern's {@link GroupSecurity} asks for less).
  * The database protocol keeps sessions in the shop's database ({@code jdbc/jpetstore}).
  *
  * @param pattern the policy
@@ -36,6 +37,11 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
         return pattern.protocol().filter("database"::equals).isPresent();
     }
 
+    /** Whether the nodes need the cluster secret in {@link #SECRET_ENV}. */
+    boolean usesSecret() {
+        return pattern.replicates() && pattern.security().usesSecret();
+    }
+
     /** The {@code <cluster>} element of node {@code index} (0-based), or nothing without replication. */
     String configXml(String clusterName, int index) {
         if (!pattern.replicates()) {
@@ -49,9 +55,17 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
                     <protocol>
                       %s
                     </protocol>
-                    <security secret-env="%s"/>
+                    %s
                   </cluster>""".formatted(clusterName, pattern.writeQuota(), pattern.trigger(), pattern.scope(),
-                delivery, protocolXml(index), SECRET_ENV);
+                delivery, protocolXml(index), securityXml());
+    }
+
+    private String securityXml() {
+        return switch (pattern.security()) {
+            case NONE -> "";
+            case AUTHENTICATED -> "<security secret-env=\"" + SECRET_ENV + "\" encrypt=\"false\"/>";
+            case ENCRYPTED -> "<security secret-env=\"" + SECRET_ENV + "\"/>";
+        };
     }
 
     private String protocolXml(int index) {

@@ -15,7 +15,7 @@ class ReplicationPatternTest {
         ReplicationPattern pattern = ReplicationPattern.parse("2112wq2b1");
 
         assertThat(pattern).isEqualTo(new ReplicationPattern("2112wq2b1", Optional.of("peer"), "onSetAttribute",
-                "modifiedAttributes", true, 2, Optional.of(1), Optional.empty()));
+                "modifiedAttributes", true, 2, Optional.of(1), Optional.empty(), GroupSecurity.ENCRYPTED));
         assertThat(ReplicationPattern.parse("1211").batchSize()).isEmpty();
         assertThat(ReplicationPattern.parse("1211b16").batchSize()).contains(16);
         assertThat(ReplicationPattern.parse("2211f10").flushInterval()).contains(Duration.ofMillis(10));
@@ -34,6 +34,28 @@ class ReplicationPatternTest {
         assertThat(unset.configXml("c", 0)).doesNotContain("batch-size").doesNotContain("flush-interval");
         assertThat(new ReplicationPlan(ReplicationPattern.parse("2211f10"), List.of(7800, 7801)).configXml("c", 0))
                 .contains("timeout=\"1s\" flush-interval=\"10ms\">");
+    }
+
+    @Test
+    void theSecuritySuffixDecidesTheSecurityElementAndWhetherNodesGetTheSecret() {
+        ReplicationPlan encrypted = new ReplicationPlan(ReplicationPattern.parse("2211"), List.of(7800, 7801));
+        ReplicationPlan authenticated = new ReplicationPlan(ReplicationPattern.parse("2211f2s1"), List.of(7800, 7801));
+        ReplicationPlan open = new ReplicationPlan(ReplicationPattern.parse("1211s0"), List.of(45000, 45000));
+
+        assertThat(ReplicationPattern.parse("2211").security()).isEqualTo(GroupSecurity.ENCRYPTED);
+        assertThat(ReplicationPattern.parse("2211s2").security()).isEqualTo(GroupSecurity.ENCRYPTED);
+        assertThat(ReplicationPattern.parse("2211wq2s1").security()).isEqualTo(GroupSecurity.AUTHENTICATED);
+        assertThat(encrypted.configXml("c", 0)).contains("<security secret-env=\"COHORT_CLUSTER_SECRET\"/>");
+        assertThat(authenticated.configXml("c", 0))
+                .contains("<security secret-env=\"COHORT_CLUSTER_SECRET\" encrypt=\"false\"/>")
+                .contains("flush-interval=\"2ms\"");
+        assertThat(open.configXml("c", 0)).doesNotContain("<security");
+        assertThat(encrypted.usesSecret()).isTrue();
+        assertThat(authenticated.usesSecret()).isTrue();
+        assertThat(open.usesSecret()).isFalse();
+        assertThat(new ReplicationPlan(ReplicationPattern.NONE, List.of()).usesSecret()).isFalse();
+        assertThatThrownBy(() -> ReplicationPattern.parse("3211s0")).hasMessageContaining("security");
+        assertThatThrownBy(() -> ReplicationPattern.parse("2211s3")).hasMessageContaining("invalid replication pattern");
     }
 
     @Test

@@ -1,0 +1,24 @@
+package io.cohort.cli.cluster;
+
+/**
+ * How a local cluster's group protocol (peer or multicast) protects its traffic: the replication pattern's
+ * {@code sN} suffix. The default is the production setting; the others exist to measure what it costs.
+ */
+public enum GroupSecurity {
+    /** {@code s0}: no {@code <security>}: members do not authenticate, frames are neither sealed nor encrypted. */
+    NONE,
+    /** {@code s1}: members authenticate and frames are sealed, but traffic is not encrypted ({@code encrypt="false"}). */
+    AUTHENTICATED,
+    /** {@code s2}, the default: members authenticate, frames are sealed and traffic is encrypted. */
+    ENCRYPTED;
+
+    /** The level of suffix digit {@code digit} (0, 1 or 2). */
+    static GroupSecurity ofDigit(int digit) {
+        return values()[digit];
+    }
+
+    /** Whether the nodes need the cluster secret. */
+    boolean usesSecret() {
+        return this != NONE;
+    }
+}

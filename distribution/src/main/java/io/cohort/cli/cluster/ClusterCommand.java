@@ -79,7 +79,8 @@ public final class ClusterCommand implements Callable<Integer> {
     ShopOptions shop = new ShopOptions();
 
     @Option(names = "--pattern", paramLabel = "ABCD[wqN][bN][fN][sN]|none", defaultValue = "2211",
-            description = "Session replication in the study's notation: protocol (1 multicast, 2 peer), trigger "
+            description = "Session replication in the study's notation: protocol (1 multicast, 2 peer, 3 the shop's "
+                    + "database), trigger "
                     + "(1 onSetAttribute, 2 onRequestEnd, 3 onShutdown), scope (1 modified, 2 all), delivery "
                     + "(1 async, 2 sync), wqN = write-quota N, bN = batch-size N (changes per group message; b1: "
                     + "each alone), fN = flush-interval N ms, sN = security (s2 authenticated and encrypted, the "

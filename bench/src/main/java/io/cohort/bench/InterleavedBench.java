@@ -212,8 +212,7 @@ public final class InterleavedBench {
 
     /** The median of the finite values, NaN if there are none. */
     private static double finiteMedian(double[] values) {
-        double[] finite = Arrays.stream(values).filter(Double::isFinite).toArray();
-        return finite.length == 0 ? Double.NaN : Median.median(finite);
+        return Median.median(Arrays.stream(values).filter(Double::isFinite).toArray());
     }
 
     /** Where the nodes' CPU per page went, by kind of thread: medians of A's and of B's recorded turns. */

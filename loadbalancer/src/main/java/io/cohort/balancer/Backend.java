@@ -1,15 +1,25 @@
 package io.cohort.balancer;
 
 import io.cohort.config.BalancerMember;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.PreEncodedHttpField;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One member as the balancer runs it: its configuration, health, last reported spare capacity,
- * the requests it is serving through this balancer, and its meters. Thread-safe.
+ * the requests it is serving through this balancer, when it last began an answer, and its meters.
+ * Thread-safe.
  */
 final class Backend {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
 
     private final BalancerMember member;
     private final boolean local;
@@ -21,6 +31,9 @@ final class Backend {
     private final HttpField[] routedHeaders = new HttpField[Router.Reason.values().length];
     /** {@code load.spareCapacity} of the last health answer, 0 to 1; 0 until the member reports. */
     private volatile double spareCapacity;
+    /** {@link System#nanoTime()} when the member last began an answer to a proxied request; long ago until it does. */
+    private volatile long lastAnswerNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+    private final AtomicBoolean lateLogged = new AtomicBoolean();
 
     Backend(BalancerMember member, boolean local, HealthState health, BalancerMetrics metrics) {
         this.member = member;
@@ -91,6 +104,32 @@ final class Backend {
 
     void requestEnded() {
         inFlight.decrementAndGet();
+    }
+
+    /** The member began an answer to a proxied request just now. */
+    void answered() {
+        lastAnswerNanos = System.nanoTime();
+    }
+
+    /**
+     * Whether a health check or connection that failed with {@code failure} is excused as lateness: it timed out, and
+     * within {@code window} before now (the time the check or connection was given) the member began an answer to a
+     * proxied request. Such a member is alive and busy; taking it down would move its sessions and its load onto the
+     * other members at the moment they are busy too. An excused failure is counted ({@code cohort_balancer_late_timeouts_total})
+     * and logged once per member; one that is not excused (refused, reset, non-2xx, or a member answering nothing)
+     * counts against the member as before.
+     */
+    boolean excuseIfLate(Throwable failure, Duration window) {
+        boolean late = Failures.causedBy(failure, TimeoutException.class, SocketTimeoutException.class)
+                && System.nanoTime() - lastAnswerNanos <= window.toNanos();
+        if (late) {
+            meters.lateTimeouts.increment();
+            if (lateLogged.compareAndSet(false, true)) {
+                LOG.info("Balancer member {} timed out ({}) while it was answering other requests: kept up, as busy rather than "
+                        + "down; later such timeouts are only counted in cohort_balancer_late_timeouts_total", member.name(), failure.toString());
+            }
+        }
+        return late;
     }
 
     /** Up and not the member a retry moves away from. */

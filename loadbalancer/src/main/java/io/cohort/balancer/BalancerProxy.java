@@ -185,6 +185,7 @@ final class BalancerProxy extends ProxyHandler {
         exchange.end();
         backend.meters().errors.increment();
         if (!exchange.sent() && failure instanceof IOException && !(failure instanceof BodyTooLargeException)
+                && !backend.excuseIfLate(failure, config.connectTimeout())
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
             LOG.warn("Balancer member {} is down (connection failed: {})", backend.name(), failure.toString());
         }
@@ -225,12 +226,7 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     private static boolean isTimeout(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof TimeoutException) {
-                return true;
-            }
-        }
-        return false;
+        return Failures.causedBy(failure, TimeoutException.class);
     }
 
     @Override

@@ -75,5 +75,6 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     @Override
     public void onBegin(Response response) {
         answered = true;
+        route.backend().answered();
     }
 }

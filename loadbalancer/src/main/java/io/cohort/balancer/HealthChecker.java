@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Active health checks: every {@code interval} after the previous check of a member ended, a GET of
  * its health URL; a 2xx answer within {@code timeout} passes, anything else fails, and
- * {@link HealthState} turns the results into up and down. A node's health answer also carries
+ * {@link HealthState} turns the results into up and down. A check that timed out while the member
+ * began answering proxied requests neither passes nor fails ({@link Backend#excuseIfLate}): under
+ * load a health answer can queue behind the requests, and a busy member is not a dead one. A node's health answer also carries
  * {@code load.spareCapacity}, which the metric policies read. Checks of one member never overlap;
  * checks of different members run concurrently on the proxy's {@link HttpClient}.
  */
@@ -85,7 +87,9 @@ final class HealthChecker implements AutoCloseable {
 
     private void apply(Backend member, Result result, BufferingResponseListener answer) {
         if (result.isFailed()) {
-            failed(member, String.valueOf(result.getFailure()));
+            if (!member.excuseIfLate(result.getFailure(), config.timeout())) {
+                failed(member, String.valueOf(result.getFailure()));
+            }
             return;
         }
         int status = result.getResponse().getStatus();

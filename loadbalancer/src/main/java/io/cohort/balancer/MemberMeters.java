@@ -17,7 +17,8 @@ import java.util.concurrent.TimeUnit;
  * whose owner was down that this member took as a backup holder),
  * {@code cohort_balancer_active_connections} (requests in flight) and
  * {@code cohort_balancer_latency_seconds} (a histogram of whole exchanges answered by the member),
- * and {@code cohort_balancer_member_up} (1 or 0).
+ * {@code cohort_balancer_late_timeouts_total} (health checks and connections that timed out while the
+ * member was answering other requests, not counted against it) and {@code cohort_balancer_member_up} (1 or 0).
  */
 final class MemberMeters {
 
@@ -26,6 +27,7 @@ final class MemberMeters {
     final Counter retries;
     final Counter stickyHits;
     final Counter failovers;
+    final Counter lateTimeouts;
     final Timer latency;
 
     MemberMeters(MeterRegistry registry, Backend backend) {
@@ -38,6 +40,9 @@ final class MemberMeters {
                 .tags(tags).register(registry);
         failovers = Counter.builder("cohort.balancer.failovers")
                 .description("requests whose session owner was down, routed to the member as a backup holder").tags(tags).register(registry);
+        lateTimeouts = Counter.builder("cohort.balancer.late.timeouts")
+                .description("health checks and connections that timed out while the member was answering other requests")
+                .tags(tags).register(registry);
         latency = Timer.builder("cohort.balancer.latency").description("time from request to the end of the member's response")
                 .tags(tags).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(60)).register(registry);

@@ -2,14 +2,26 @@ package io.cohort.balancer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.config.BalancerMember;
 import io.cohort.config.HealthCheckConfig;
 import io.cohort.config.Policy;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Active checks mark members down after fall failures and up after rise passes, at the configured pace. */
+/**
+ * Active checks mark members down after fall failures and up after rise passes, at the configured pace; a check that
+ * times out while the member answers requests counts neither way.
+ */
 @Timeout(60)
 class HealthCheckTest {
 
@@ -80,6 +92,45 @@ class HealthCheckTest {
             awaitUp(member, true);
             assertThat(millisSince(start)).as("3 passes need at least two intervals").isBetween(190L, 3_000L);
         }
+    }
+
+    @Test
+    void aCheckThatTimesOutWhileTheMemberAnswersRequestsDoesNotCountAgainstIt() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(1), 1, 1);
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            Backend member = lb.backend("n1");
+            n1.healthSilent(true);
+
+            CompletableFuture<Void> busyCheck = lb.server.healthChecker().check(member);
+            assertThat(lb.get("/shop/").statusCode()).as("answered while its health check waits").isEqualTo(200);
+            busyCheck.get();
+            assertThat(member.isUp()).as("a member answering requests is busy, not down").isTrue();
+            assertThat(member.meters().lateTimeouts.count()).isEqualTo(1.0);
+
+            lb.server.healthChecker().check(member).get();
+            assertThat(member.isUp()).as("a member that answers nothing within the timeout is down").isFalse();
+            assertThat(member.meters().lateTimeouts.count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void onlyATimeoutCloseAfterAnAnswerIsExcused() {
+        URI url = URI.create("http://127.0.0.1:1");
+        Backend member = new Backend(new BalancerMember("n1", "h", url, url, 1), true, new HealthState(1, 1),
+                new BalancerMetrics("unit-" + UUID.randomUUID()));
+        Duration window = Duration.ofSeconds(30);
+        IOException connectTimeout = new SocketTimeoutException("Connect Timeout");
+
+        assertThat(member.excuseIfLate(connectTimeout, window)).as("before any answer").isFalse();
+        member.answered();
+        assertThat(member.excuseIfLate(connectTimeout, window)).isTrue();
+        assertThat(member.excuseIfLate(new IOException(new TimeoutException("Total timeout 1000 ms elapsed")), window)).isTrue();
+        assertThat(member.excuseIfLate(new ConnectException("Connection refused"), window)).as("refused").isFalse();
+        assertThat(member.excuseIfLate(new EOFException("reset"), window)).as("broken").isFalse();
+        assertThat(member.excuseIfLate(connectTimeout, Duration.ZERO)).as("answered before the window").isFalse();
+        assertThat(member.meters().lateTimeouts.count()).isEqualTo(2.0);
     }
 
     @Test

@@ -20,7 +20,8 @@ import org.eclipse.jetty.util.Callback;
  * A stand-in for a Cohort node behind the balancer: an embedded Jetty on a free port that answers
  * {@code GET /health} like a node ({@code status}, {@code node}, {@code host},
  * {@code load.spareCapacity}; 200 when healthy, 503 otherwise) and every other request with its
- * own name (body and {@code X-Served-By}). {@code /headers} answers the request headers it got,
+ * own name (body and {@code X-Served-By}). While {@link #healthSilent} it leaves health checks
+ * unanswered, as a member too busy to answer them in time. {@code /headers} answers the request headers it got,
  * one per line; a POST answers {@code name:body}; {@code /die} counts the request and then drops
  * the connection without answering.
  */
@@ -33,6 +34,7 @@ final class StubMember implements AutoCloseable {
     private final AtomicInteger served = new AtomicInteger();
     private final AtomicInteger dying = new AtomicInteger();
     private volatile boolean healthy = true;
+    private volatile boolean healthSilent;
     private volatile double spareCapacity = 0.5;
 
     private StubMember(String name, String host) {
@@ -71,6 +73,11 @@ final class StubMember implements AutoCloseable {
         healthy = value;
     }
 
+    /** Whether health checks go unanswered (the balancer's check times out) while other requests are answered. */
+    void healthSilent(boolean value) {
+        healthSilent = value;
+    }
+
     void spareCapacity(double value) {
         spareCapacity = value;
     }
@@ -97,6 +104,9 @@ final class StubMember implements AutoCloseable {
 
     private boolean serve(Request request, Response response, Callback callback) throws IOException {
         String path = Request.getPathInContext(request);
+        if (path.equals("/health") && healthSilent) {
+            return true; // never answered: the checker times out, and stopping the stub ends the exchange
+        }
         if (path.equals("/health")) {
             String json = String.format(Locale.ROOT, "{\"status\":\"%s\",\"node\":\"%s\",\"host\":\"%s\",\"load\":{\"spareCapacity\":%.3f,"
                     + "\"activeRequests\":0,\"busyThreads\":1,\"maxThreads\":200,\"processCpu\":0.01},\"applications\":1,\"sessions\":0,"

@@ -115,9 +115,9 @@ final class Backend {
      * Whether a health check or connection that failed with {@code failure} is excused as lateness: it timed out, and
      * within {@code window} before now (the time the check or connection was given) the member began an answer to a
      * proxied request. Such a member is alive and busy; taking it down would move its sessions and its load onto the
-     * other members at the moment they are busy too. An excused failure is counted ({@code cohort_balancer_late_timeouts_total})
-     * and logged once per member; one that is not excused (refused, reset, non-2xx, or a member answering nothing)
-     * counts against the member as before.
+     * other members at the moment they are busy too. An excused failure is counted
+     * ({@code cohort_balancer_late_timeouts_total}) and logged once per member; one that is not excused (refused,
+     * reset, non-2xx, or a member answering nothing) counts against the member as before.
      */
     boolean excuseIfLate(Throwable failure, Duration window) {
         boolean late = Failures.causedBy(failure, TimeoutException.class, SocketTimeoutException.class)
@@ -125,8 +125,9 @@ final class Backend {
         if (late) {
             meters.lateTimeouts.increment();
             if (lateLogged.compareAndSet(false, true)) {
-                LOG.info("Balancer member {} timed out ({}) while it was answering other requests: kept up, as busy rather than "
-                        + "down; later such timeouts are only counted in cohort_balancer_late_timeouts_total", member.name(), failure.toString());
+                LOG.info("Balancer member {} timed out ({}) while it was answering other requests: kept up, as busy rather "
+                        + "than down; later such timeouts are only counted in cohort_balancer_late_timeouts_total",
+                        member.name(), failure.toString());
             }
         }
         return late;

@@ -32,6 +32,9 @@ import java.util.Locale;
  */
 public final class InterleavedBench {
 
+    /** The share of the loaded side's pages the idle side may serve in the measured parts before they overlap. */
+    static final double OVERLAP_LIMIT = 0.05;
+
     /**
      * One of B's turns against the A turns around it.
      *
@@ -179,12 +182,28 @@ public final class InterleavedBench {
                 sorted.length == 0 ? Double.NaN : 100 * sorted[0],
                 sorted.length == 0 ? Double.NaN : 100 * sorted[sorted.length - 1], b, 100 * Median.median(cpuRatios), a,
                 errors, lost, idlePages, pages == 0 ? 0 : 100.0 * idlePages / pages, 100 * minBusy));
+        md.append(overlap(idlePages, pages, settings.settle()));
         md.append(String.format(Locale.ROOT, "Context switches of the nodes' threads per page (median of the recorded "
                 + "turns): %s %.1f, %s %.1f.%n", a, medianSwitches(recorded, 0), b, medianSwitches(recorded, 1)));
         md.append(sentTraffic(recorded, a, b));
         md.append(Settling.of(recorded, pairs).paragraph(a, b));
         md.append(threadsTable(recorded, a, b));
         return md.toString();
+    }
+
+    /**
+     * A warning when the idle side served more than {@link #OVERLAP_LIMIT} of the loaded side's pages in the measured
+     * parts (empty otherwise): its scenarios under way at the switch outlasted the settling time, so the measured parts
+     * carried both clusters' load.
+     */
+    static String overlap(long idlePages, long pages, Duration settle) {
+        if (pages == 0 || (double) idlePages / pages <= OVERLAP_LIMIT) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%n**The turns overlapped:** the idle side served %.1f %% of the loaded side's "
+                + "pages in the measured parts; scenarios under way at a switch ran past the %d s settling time, so each "
+                + "measured part also carried the other cluster's load and its ratio mixes both sides. Run a longer "
+                + "`--settle` or fewer users per node (`--load`).%n", 100.0 * idlePages / pages, settle.toSeconds());
     }
 
     /**

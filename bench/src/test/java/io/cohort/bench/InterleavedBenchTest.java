@@ -71,7 +71,7 @@ class InterleavedBenchTest {
 
         // ratios 90/105 = 85.7 %, 99/115 = 86.1 %, 110/110 = 100 %: the median is the middle one
         assertThat(summary).contains("**2211 served 86.1 % of none's pages/s** (median of 3 pairs; range 85.7–100.0 %)");
-        assertThat(summary).contains("the idle side served 21 pages");
+        assertThat(summary).contains("the idle side served 21 pages").doesNotContain("overlapped");
         assertThat(summary).contains("B's nodes (2211) ran with the JVM options `-Dcohort.transport=TCP`.")
                 .doesNotContain("A's nodes");
         assertThat(summary).contains("| 2 | 110.0 | 99.0 | 120.0 | 86.1 % |");
@@ -81,6 +81,15 @@ class InterleavedBenchTest {
         assertThat(summary).contains("| requests | 0.400 | 0.400 | +0.000 |", "| replication | 0.000 | 0.100 | +0.100 |",
                 "| jit | 0.100 | 0.000 | -0.100 |", "| ended | 0.000 | 0.000 | +0.000 |",
                 "| sum of the medians | 0.500 | 0.500 | +0.000 |");
+    }
+
+    @Test
+    void measuredPartsWhereTheIdleSideServedMoreThanOneInTwentyOfThePagesAreReportedAsOverlapping() {
+        assertThat(InterleavedBench.overlap(50, 1000, Duration.ofSeconds(15))).isEmpty();
+        assertThat(InterleavedBench.overlap(0, 0, Duration.ofSeconds(15))).isEmpty();
+        assertThat(InterleavedBench.overlap(600, 1000, Duration.ofSeconds(15))).contains("**The turns overlapped:** the "
+                + "idle side served 60.0 % of the loaded side's pages in the measured parts; scenarios under way at a "
+                + "switch ran past the 15 s settling time");
     }
 
     /** Recorded turns of 20 s at {@code pagesPerSecond[k]}, the nodes needing {@code cpuMillisPerPage[k]} per page. */

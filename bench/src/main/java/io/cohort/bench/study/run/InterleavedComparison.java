@@ -45,7 +45,7 @@ public final class InterleavedComparison {
 
     /** How long the drivers ramp their users up before the first window counts. */
     private static final Duration DRIVER_RAMP = Duration.ofSeconds(20);
-    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500))
+    private static final HttpClient METRICS_CLIENT = HttpClient.newBuilder().connectTimeout(SentTraffic.READ_TIMEOUT)
             .build();
 
     /**
@@ -280,14 +280,13 @@ public final class InterleavedComparison {
 
     /**
      * CPU time by thread and context switches of each cluster's nodes (per node process id), CPU seconds of this
-     * process, and the machine's busy and total ticks.
+     * process, the machine's busy and total ticks, and what each cluster's nodes sent for replication (read last).
      */
     private record CpuReading(List<Map<Long, ThreadCpu>> threads, List<Map<Long, ContextSwitches>> switches,
             List<SentTraffic> traffic, double bench, long busyTicks, long totalTicks) {
         static CpuReading take(List<SystemUnderTest> clusters) {
             List<Map<Long, ThreadCpu>> threads = new ArrayList<>();
             List<Map<Long, ContextSwitches>> switches = new ArrayList<>();
-            List<SentTraffic> traffic = new ArrayList<>();
             for (int i = 0; i < clusters.size(); i++) {
                 Map<Long, ThreadCpu> cluster = new HashMap<>();
                 Map<Long, ContextSwitches> clusterSwitches = new HashMap<>();
@@ -301,10 +300,14 @@ public final class InterleavedComparison {
                 }
                 threads.add(cluster);
                 switches.add(clusterSwitches);
-                traffic.add(SentTraffic.read(clusters.get(i).nodes(), METRICS_CLIENT));
             }
             double bench = ProcessCpu.seconds(ProcessHandle.current().pid()).orElse(0);
             long[] machine = machineTicks();
+            // after the CPU figures, which /proc gives at once: on a saturated machine the nodes' answers take seconds
+            List<SentTraffic> traffic = new ArrayList<>();
+            for (SystemUnderTest cluster : clusters) {
+                traffic.add(SentTraffic.read(cluster.nodes(), METRICS_CLIENT));
+            }
             return new CpuReading(threads, switches, traffic, bench, machine[0], machine[1]);
         }
 

@@ -39,6 +39,17 @@ class SentTrafficTest {
             exchange.getResponseBody().write(body);
             exchange.close();
         });
+        server.createContext("/slow", exchange -> {
+            try {
+                Thread.sleep(1_500); // a node on a saturated machine, later than a sample's 800 ms
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = NODE.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         server.createContext("/plain", exchange -> {
             byte[] body = "process_cpu_usage 0.25\n".getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
@@ -65,6 +76,13 @@ class SentTrafficTest {
         assertThat(sent).isEqualTo(new SentTraffic(600, 240, 150_000));
         assertThat(sent.changesPerMessage()).isEqualTo(2.5);
         assertThat(sent.since(new SentTraffic(100, 40, 50_000))).isEqualTo(new SentTraffic(500, 200, 100_000));
+    }
+
+    @Test
+    void aNodeThatAnswersLaterThanASampleWouldWaitIsStillRead() {
+        SentTraffic sent = SentTraffic.read(List.of(node("n1", "/slow")), http);
+
+        assertThat(sent).isEqualTo(new SentTraffic(300, 120, 75_000));
     }
 
     @Test

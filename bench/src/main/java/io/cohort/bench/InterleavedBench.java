@@ -75,11 +75,13 @@ public final class InterleavedBench {
         Files.createDirectories(out);
         String loadBefore = MachineInfo.currentLoadAverage();
         Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        List<Window> windows = InterleavedComparison.run(settings, out.resolve("work"), System.out);
+        InterleavedComparison.Outcome outcome = InterleavedComparison.run(settings, out.resolve("work"), System.out);
         Instant ended = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        List<Window> windows = outcome.windows();
         Files.writeString(out.resolve("windows.csv"), csv(windows));
         String command = "bench/run-interleaved.sh" + (args.length == 0 ? "" : " " + String.join(" ", args));
-        Files.writeString(out.resolve("summary.md"), summary(settings, windows, started, ended, loadBefore, command));
+        Files.writeString(out.resolve("summary.md"), summary(settings, windows, started, ended, loadBefore, command)
+                + failures(settings.patterns(), outcome.failures()));
         System.out.println(Files.readString(out.resolve("summary.md")));
     }
 
@@ -188,6 +190,24 @@ public final class InterleavedBench {
         md.append(sentTraffic(recorded, a, b));
         md.append(Settling.of(recorded, pairs).paragraph(a, b));
         md.append(threadsTable(recorded, a, b));
+        return md.toString();
+    }
+
+    /**
+     * Why scenarios failed on each side, as the drivers recorded it over the whole run (warm-up turns included);
+     * empty when none failed.
+     */
+    static String failures(List<String> patterns, List<List<String>> failures) {
+        if (failures.stream().allMatch(List::isEmpty)) {
+            return "";
+        }
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%nWhy scenarios failed (the whole run, warm-up "
+                + "turns included; digits shown as #):%n%n"));
+        for (int side = 0; side < failures.size(); side++) {
+            List<String> lines = failures.get(side);
+            md.append("- ").append(patterns.get(side)).append(": ")
+                    .append(lines.isEmpty() ? "none" : String.join("; ", lines)).append(String.format("%n"));
+        }
         return md.toString();
     }
 

@@ -92,6 +92,16 @@ class InterleavedBenchTest {
                 + "switch ran past the 15 s settling time");
     }
 
+    @Test
+    void theSummaryEndsWithWhyScenariosFailedOnEachSide() {
+        assertThat(InterleavedBench.failures(List.of("none", "2211"), List.of(List.of(), List.of()))).isEmpty();
+        assertThat(InterleavedBench.failures(List.of("none", "2211"),
+                List.of(List.of("SESSION_LOST ×1: cart holds # but the user added #"), List.of())))
+                .contains("Why scenarios failed (the whole run, warm-up turns included; digits shown as #):")
+                .contains("- none: SESSION_LOST ×1: cart holds # but the user added #")
+                .contains("- 2211: none");
+    }
+
     /** Recorded turns of 20 s at {@code pagesPerSecond[k]}, the nodes needing {@code cpuMillisPerPage[k]} per page. */
     private static List<Window> turnsWithCpu(double[] pagesPerSecond, double[] cpuMillisPerPage) {
         List<Window> turns = new ArrayList<>();

@@ -168,16 +168,29 @@ public final class InterleavedComparison {
     }
 
     /**
+     * What a comparison measured.
+     *
+     * @param windows  every turn, in order
+     * @param failures why scenarios failed, per side (A, B), over the whole run, warm-up turns included
+     *                 ({@link io.cohort.bench.study.driver.LoadStats#failureExamples()})
+     */
+    public record Outcome(List<Window> windows, List<List<String>> failures) {
+        public Outcome {
+            windows = List.copyOf(windows);
+            failures = failures.stream().map(List::copyOf).toList();
+        }
+    }
+
+    /**
      * Runs the comparison; clusters live in {@code work} while it runs, which is removed afterwards unless the run
      * failed.
-     *
-     * @return every turn, in order
      */
-    public static List<Window> run(Settings settings, Path work, PrintStream out) throws Exception {
+    public static Outcome run(Settings settings, Path work, PrintStream out) throws Exception {
         Cleanup cleanup = new Cleanup();
         Thread hook = new Thread(cleanup::close, "cohort-interleaved-shutdown");
         Runtime.getRuntime().addShutdownHook(hook); // Ctrl-C stops the clusters too
         List<Window> windows;
+        List<List<String>> failures = new ArrayList<>();
         try {
             Files.createDirectories(work);
             EmbeddedH2Server h2 = cleanup.add(EmbeddedH2Server.start(work.resolve("h2")));
@@ -208,6 +221,7 @@ public final class InterleavedComparison {
                         () -> turn.get() == mine)));
             }
             windows = turns(settings, clusters, drivers, turn, out);
+            drivers.forEach(driver -> failures.add(driver.stats().failureExamples()));
         } finally {
             cleanup.close();
             try {
@@ -217,7 +231,7 @@ public final class InterleavedComparison {
             }
         }
         WorkTrees.delete(work); // kept, with the node logs, when the run failed
-        return windows;
+        return new Outcome(windows, failures);
     }
 
     private static List<Window> turns(Settings settings, List<SystemUnderTest> clusters, List<LoadDriver> drivers,

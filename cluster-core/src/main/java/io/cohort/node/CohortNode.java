@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -60,6 +61,12 @@ public final class CohortNode implements AutoCloseable {
     private static final String ADMIN = "admin";
     /** How often expired sessions are invalidated (their listeners run, their copies are removed). */
     private static final long SCAVENGE_INTERVAL_SECONDS = 60;
+    /**
+     * How long the node keeps an idle connection open: longer than a balancer keeps one (its {@code idle-timeout},
+     * 30 s by default), so the balancer closes first. Were it the node, a request the balancer sent on a connection
+     * the node was closing would fail, and a POST cannot be retried.
+     */
+    static final Duration HTTP_IDLE_TIMEOUT = Duration.ofSeconds(65);
 
     private final CohortConfig config;
     private final List<SessionStoreProvider> providers;
@@ -122,8 +129,14 @@ public final class CohortNode implements AutoCloseable {
         connector.setName(name);
         connector.setHost(host);
         connector.setPort(port);
+        connector.setIdleTimeout(HTTP_IDLE_TIMEOUT.toMillis());
         server.addConnector(connector);
         return connector;
+    }
+
+    /** How long the node's connectors keep an idle connection, in milliseconds (as Jetty reports it). */
+    long idleTimeoutMillis() {
+        return httpConnector.getIdleTimeout();
     }
 
     private ContextHandler adminContext() {

@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.cohort.config.BalancerConfig;
+import io.cohort.config.BalancerMember;
 import io.cohort.testapp.TestWars;
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +42,15 @@ class AdminEndpointsTest {
     @AfterEach
     void stopNode() {
         node.close();
+    }
+
+    @Test
+    void theNodeKeepsIdleConnectionsLongerThanABalancerDoesSoTheBalancerClosesFirst() {
+        Duration balancer = BalancerConfig.defaults(List.of(new BalancerMember("n1", "localhost",
+                URI.create("http://127.0.0.1:8081"), URI.create("http://127.0.0.1:9081/health"), 1))).idleTimeout();
+
+        assertThat(node.node.idleTimeoutMillis()).isEqualTo(CohortNode.HTTP_IDLE_TIMEOUT.toMillis())
+                .isGreaterThan(balancer.toMillis());
     }
 
     @Test

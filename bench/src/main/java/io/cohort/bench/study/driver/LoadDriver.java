@@ -25,6 +25,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  */
 public final class LoadDriver implements AutoCloseable {
 
+    /** How long an idle connection to a balancer is kept: shorter than the balancer's own default (30 s). */
+    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(20);
+
     /** The users start over at most this much of the warm-up, so they do not all sign on at once. */
     private static final Duration MAX_RAMP = Duration.ofSeconds(10);
 
@@ -89,6 +92,9 @@ public final class LoadDriver implements AutoCloseable {
         http.setHttpCookieStore(new HttpCookieStore.Empty()); // every virtual user keeps its own cookies
         http.setFollowRedirects(false);
         http.setConnectTimeout(5_000);
+        // the driver closes an idle connection before the balancer does (idle-timeout 30 s by default): a request sent
+        // on a connection the server is closing fails with EOF, and a POST cannot be retried
+        http.setIdleTimeout(IDLE_TIMEOUT.toMillis());
         http.setMaxConnectionsPerDestination(settings.users() + 16);
         http.setMaxRequestsQueuedPerDestination(Math.max(1024, settings.users() * 4));
         http.setUserAgentField(null);

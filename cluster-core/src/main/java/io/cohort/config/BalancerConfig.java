@@ -12,7 +12,7 @@ import java.util.Set;
  * The {@code <balancer>} element: Cohort's HTTP load balancer in front of the nodes. Built by
  * {@link ConfigLoader} from a file, or in code (the {@code cohort cluster} command does).
  *
- * @param name            the balancer's name, the {@code balancer} tag of its metrics
+ * @param name            the balancer's name, the {@code balancer} tag of its metrics and in its log lines
  * @param host            the host it counts as; members with this host are local
  * @param bindAddress     the address the proxy listens on
  * @param port            the proxy port, 0 for a free one

@@ -21,6 +21,7 @@ final class Backend {
 
     private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
 
+    private final String balancerName;
     private final BalancerMember member;
     private final boolean local;
     private final HealthState health;
@@ -35,7 +36,8 @@ final class Backend {
     private volatile long lastAnswerNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
     private final AtomicBoolean lateLogged = new AtomicBoolean();
 
-    Backend(BalancerMember member, boolean local, HealthState health, BalancerMetrics metrics) {
+    Backend(String balancerName, BalancerMember member, boolean local, HealthState health, BalancerMetrics metrics) {
+        this.balancerName = balancerName;
         this.member = member;
         this.local = local;
         this.health = health;
@@ -49,6 +51,15 @@ final class Backend {
 
     String name() {
         return member.name();
+    }
+
+    /**
+     * {@code "<balancer> member <member>"}, how log lines name this member: several balancers may run in one process
+     * (one per emulated host, as {@code cohort cluster} and the bench start them), each with its own view of the
+     * same members.
+     */
+    String logName() {
+        return balancerName + " member " + member.name();
     }
 
     BalancerMember member() {
@@ -125,9 +136,9 @@ final class Backend {
         if (late) {
             meters.lateTimeouts.increment();
             if (lateLogged.compareAndSet(false, true)) {
-                LOG.info("Balancer member {} timed out ({}) while it was answering other requests: kept up, as busy rather "
+                LOG.info("Balancer {} timed out ({}) while it was answering other requests: kept up, as busy rather "
                         + "than down; later such timeouts are only counted in cohort_balancer_late_timeouts_total",
-                        member.name(), failure.toString());
+                        logName(), failure.toString());
             }
         }
         return late;

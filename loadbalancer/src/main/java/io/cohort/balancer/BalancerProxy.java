@@ -187,7 +187,7 @@ final class BalancerProxy extends ProxyHandler {
         if (!exchange.sent() && failure instanceof IOException && !(failure instanceof BodyTooLargeException)
                 && !backend.excuseIfLate(failure, config.connectTimeout())
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
-            LOG.warn("Balancer member {} is down (connection failed: {})", backend.name(), failure.toString());
+            LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
         }
         if (failure instanceof BodyTooLargeException) {
             ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);

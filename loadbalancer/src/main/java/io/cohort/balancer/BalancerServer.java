@@ -50,7 +50,7 @@ public final class BalancerServer implements AutoCloseable {
         this.config = config;
         this.metrics = new BalancerMetrics(config.name());
         for (BalancerMember member : config.members()) {
-            members.add(new Backend(member, member.host().equals(config.host()),
+            members.add(new Backend(config.name(), member, member.host().equals(config.host()),
                     new HealthState(config.health().fall(), config.health().rise()), metrics));
         }
         Router router = new Router(members, RoutePolicy.create(config.policy(), members, random));

@@ -100,13 +100,13 @@ final class HealthChecker implements AutoCloseable {
             return;
         }
         if (member.health().checkPassed() == HealthState.Change.CAME_UP) {
-            LOG.info("Balancer member {} is up ({} health checks passed)", member.name(), config.rise());
+            LOG.info("Balancer {} is up ({} health checks passed)", member.logName(), config.rise());
         }
     }
 
     private void failed(Backend member, String why) {
         if (member.health().checkFailed() == HealthState.Change.WENT_DOWN) {
-            LOG.warn("Balancer member {} is down ({} health checks failed, last: {})", member.name(), config.fall(), why);
+            LOG.warn("Balancer {} is down ({} health checks failed, last: {})", member.logName(), config.fall(), why);
         }
     }
 
@@ -121,7 +121,7 @@ final class HealthChecker implements AutoCloseable {
                 member.spareCapacity(spare.asDouble());
             }
         } catch (IOException e) {
-            LOG.debug("Health answer of {} is not JSON", member.name(), e);
+            LOG.debug("Health answer of {} is not JSON", member.logName(), e);
         }
     }
 

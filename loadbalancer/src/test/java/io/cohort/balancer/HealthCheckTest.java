@@ -2,6 +2,9 @@ package io.cohort.balancer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.cohort.config.BalancerMember;
 import io.cohort.config.HealthCheckConfig;
 import io.cohort.config.Policy;
@@ -17,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /**
  * Active checks mark members down after fall failures and up after rise passes, at the configured pace; a check that
@@ -46,6 +50,33 @@ class HealthCheckTest {
             assertThat(member.isUp()).as("after 1 of 2 passes").isFalse();
             checker.checkAll().get();
             assertThat(member.isUp()).as("after 2 passes").isTrue();
+        }
+    }
+
+    @Test
+    void aMemberGoingDownAndUpIsLoggedWithTheBalancersName() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(1), 1, 1);
+        StubMember n1 = StubMember.start("n1");
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger checkerLog = (Logger) LoggerFactory.getLogger(HealthChecker.class);
+        log.start();
+        checkerLog.addAppender(log);
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            String balancer = lb.server.config().name();
+            n1.healthy(false);
+            lb.server.healthChecker().checkAll().get();
+            n1.healthy(true);
+            lb.server.healthChecker().checkAll().get();
+
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .filteredOn(line -> line.contains(" member n1 "))
+                    .as("several balancers may run in one process, each with its own view of the member")
+                    .satisfiesExactly(
+                            down -> assertThat(down).startsWith("Balancer " + balancer + " member n1 is down"),
+                            up -> assertThat(up).startsWith("Balancer " + balancer + " member n1 is up"));
+        } finally {
+            checkerLog.detachAppender(log);
         }
     }
 
@@ -118,7 +149,7 @@ class HealthCheckTest {
     @Test
     void onlyATimeoutCloseAfterAnAnswerIsExcused() {
         URI url = URI.create("http://127.0.0.1:1");
-        Backend member = new Backend(new BalancerMember("n1", "h", url, url, 1), true, new HealthState(1, 1),
+        Backend member = new Backend("test", new BalancerMember("n1", "h", url, url, 1), true, new HealthState(1, 1),
                 new BalancerMetrics("unit-" + UUID.randomUUID()));
         Duration window = Duration.ofSeconds(30);
         IOException connectTimeout = new SocketTimeoutException("Connect Timeout");

@@ -92,6 +92,6 @@ class RoutePolicyTest {
 
     private Backend backend(String name, int weight, boolean local) {
         URI url = URI.create("http://127.0.0.1:1");
-        return new Backend(new BalancerMember(name, "h", url, url, weight), local, new HealthState(1, 1), metrics);
+        return new Backend("test", new BalancerMember(name, "h", url, url, weight), local, new HealthState(1, 1), metrics);
     }
 }

@@ -50,7 +50,7 @@ final class ConfigBinder {
         return new NodeConfig(raw.name, raw.host, raw.bindAddr, at.integer("http-port", raw.httpPort),
                 at.path("webapps", raw.webapps, baseDir), at.path("work-dir", raw.workDir, baseDir),
                 at.integer("max-threads", raw.maxThreads), at.duration("graceful-stop", raw.gracefulStop),
-                at.duration("scan-interval", raw.scanInterval));
+                at.duration("scan-interval", raw.scanInterval), at.duration("idle-timeout", raw.idleTimeout));
     }
 
     private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {

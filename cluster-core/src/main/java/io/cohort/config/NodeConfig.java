@@ -17,9 +17,11 @@ import java.util.Objects;
  * @param maxThreads   the request thread pool size
  * @param gracefulStop how long a stop waits before forcing
  * @param scanInterval the hot-deployment scan period; {@link Duration#ZERO} disables hot deployment
+ * @param idleTimeout  how long the HTTP and admin connectors keep an idle connection; above zero, and meant to be
+ *                     above the {@code idle-timeout} of the balancers in front of the node, so they close first
  */
 public record NodeConfig(String name, String host, String bindAddress, int httpPort, Path webapps, Path workDir,
-                         int maxThreads, Duration gracefulStop, Duration scanInterval) {
+                         int maxThreads, Duration gracefulStop, Duration scanInterval, Duration idleTimeout) {
 
     public NodeConfig {
         Objects.requireNonNull(name, "name");
@@ -36,6 +38,10 @@ public record NodeConfig(String name, String host, String bindAddress, int httpP
         }
         Objects.requireNonNull(gracefulStop, "gracefulStop");
         Objects.requireNonNull(scanInterval, "scanInterval");
+        Objects.requireNonNull(idleTimeout, "idleTimeout");
+        if (idleTimeout.isNegative() || idleTimeout.isZero()) {
+            throw new IllegalArgumentException("idleTimeout must be positive: " + idleTimeout);
+        }
     }
 
     /** Whether the webapps directory is scanned for changes while the node runs. */

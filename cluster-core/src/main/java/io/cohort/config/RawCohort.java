@@ -33,6 +33,7 @@ final class RawCohort {
         @JsonProperty("max-threads") String maxThreads = "200";
         @JsonProperty("graceful-stop") String gracefulStop = "30s";
         @JsonProperty("scan-interval") String scanInterval = "1s";
+        @JsonProperty("idle-timeout") String idleTimeout = "65s";
     }
 
     static final class RawAdmin {

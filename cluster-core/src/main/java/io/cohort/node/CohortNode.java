@@ -61,12 +61,6 @@ public final class CohortNode implements AutoCloseable {
     private static final String ADMIN = "admin";
     /** How often expired sessions are invalidated (their listeners run, their copies are removed). */
     private static final long SCAVENGE_INTERVAL_SECONDS = 60;
-    /**
-     * How long the node keeps an idle connection open: longer than a balancer keeps one (its {@code idle-timeout},
-     * 30 s by default), so the balancer closes first. Were it the node, a request the balancer sent on a connection
-     * the node was closing would fail, and a POST cannot be retried.
-     */
-    static final Duration HTTP_IDLE_TIMEOUT = Duration.ofSeconds(65);
 
     private final CohortConfig config;
     private final List<SessionStoreProvider> providers;
@@ -129,7 +123,9 @@ public final class CohortNode implements AutoCloseable {
         connector.setName(name);
         connector.setHost(host);
         connector.setPort(port);
-        connector.setIdleTimeout(HTTP_IDLE_TIMEOUT.toMillis());
+        // the node's idle-timeout (65 s by default) is above a balancer's (30 s), so the balancer closes an idle
+        // connection first: a POST it sent on a connection the node was closing would fail and could not be retried
+        connector.setIdleTimeout(config.node().idleTimeout().toMillis());
         server.addConnector(connector);
         return connector;
     }

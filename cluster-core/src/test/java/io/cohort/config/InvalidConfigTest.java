@@ -56,6 +56,23 @@ class InvalidConfigTest {
     }
 
     @Test
+    void aTimeoutOfZeroIsRefusedWhereOnlyAPositiveDurationMakesSense() {
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" idle-timeout="0s"/>
+                </cohort>"""))
+                .hasMessage("cohort.xml:2:19: invalid value idle-timeout=\"0s\" on <node>; "
+                        + "expected a duration above zero with unit ms, s, m or h (e.g. 500ms, 2s)");
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer connect-timeout="000ms">
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>"""))
+                .hasMessageStartingWith("cohort.xml:2:13: invalid value connect-timeout=\"000ms\" on <balancer>; expected a duration above zero");
+    }
+
+    @Test
     void sizeWithoutAKnownUnitIsRefused() {
         assertThat(errorOfText("""
                 <cohort xmlns="urn:cohort:config:1">
@@ -93,7 +110,7 @@ class InvalidConfigTest {
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="n1" colour="blue"/>
                 </cohort>""")).hasMessage("cohort.xml:2:19: unknown attribute colour on <node>; expected one of name, host, "
-                + "bind-addr, http-port, webapps, work-dir, max-threads, graceful-stop, scan-interval");
+                + "bind-addr, http-port, webapps, work-dir, max-threads, graceful-stop, scan-interval, idle-timeout");
     }
 
     @Test

@@ -49,7 +49,8 @@ class AdminEndpointsTest {
         Duration balancer = BalancerConfig.defaults(List.of(new BalancerMember("n1", "localhost",
                 URI.create("http://127.0.0.1:8081"), URI.create("http://127.0.0.1:9081/health"), 1))).idleTimeout();
 
-        assertThat(node.node.idleTimeoutMillis()).isEqualTo(CohortNode.HTTP_IDLE_TIMEOUT.toMillis())
+        assertThat(node.node.idleTimeoutMillis()).as("the node's default idle-timeout, 65 s")
+                .isEqualTo(Duration.ofSeconds(65).toMillis())
                 .isGreaterThan(balancer.toMillis());
     }
 

@@ -48,6 +48,8 @@ final class TestBalancer implements AutoCloseable {
         Duration requestTimeout = Duration.ofSeconds(10);
         /** Extra members that listen nowhere: name to a port nothing listens on. */
         Map<String, Integer> deadMembers = Map.of();
+        /** Extra members that a test serves from its own socket: name to that socket's loopback port. */
+        Map<String, Integer> socketMembers = Map.of();
     }
 
     static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
@@ -56,12 +58,17 @@ final class TestBalancer implements AutoCloseable {
             members.add(new BalancerMember(stub.name, stub.host, stub.url(), URI.create(stub.url() + "/health"),
                     settings.weights.getOrDefault(stub.host, 1)));
         }
-        settings.deadMembers.forEach((name, port) -> members.add(new BalancerMember(name, "elsewhere",
-                URI.create("http://127.0.0.1:" + port), URI.create("http://127.0.0.1:" + port + "/health"), 1)));
+        settings.deadMembers.forEach((name, port) -> members.add(portMember(name, port)));
+        settings.socketMembers.forEach((name, port) -> members.add(portMember(name, port)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, Duration.ofSeconds(30),
                 settings.maxRequestBody, settings.maxHeaderSize, 64, Duration.ZERO, settings.health, members, settings.weights);
         return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
+    }
+
+    private static BalancerMember portMember(String name, int port) {
+        return new BalancerMember(name, "elsewhere", URI.create("http://127.0.0.1:" + port),
+                URI.create("http://127.0.0.1:" + port + "/health"), 1);
     }
 
     static TestBalancer start(Policy policy, StubMember... stubs) throws Exception {

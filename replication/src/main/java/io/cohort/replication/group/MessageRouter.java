@@ -80,6 +80,9 @@ final class MessageRouter implements Inbox {
         } catch (MalformedMessageException e) {
             reject(from, e.getMessage());
             return;
+        } catch (RuntimeException e) { // a decoder defect: still the frame's fault, never the batch's
+            reject(from, "could not be decoded: " + e);
+            return;
         }
         for (int i = 0; i < regions.length; i += 2) {
             single(from, buffer, regions[i], regions[i + 1]);
@@ -92,6 +95,9 @@ final class MessageRouter implements Inbox {
             message = codec.decode(buffer, offset, length);
         } catch (MalformedMessageException e) {
             reject(from, e.getMessage());
+            return;
+        } catch (RuntimeException e) { // a decoder defect: still the frame's fault, never the batch's
+            reject(from, "could not be decoded: " + e);
             return;
         }
         try {

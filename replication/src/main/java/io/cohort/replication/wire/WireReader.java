@@ -52,9 +52,15 @@ final class WireReader {
         return (raw >>> 1) ^ -(raw & 1);
     }
 
-    /** A non-negative varint that must not exceed {@code max}. */
+    /**
+     * A non-negative varint that must not exceed {@code max}. A ten-byte varint can decode to a negative long (an
+     * unsigned value of 2^63 or more): that is refused too, before any array or collection is sized by it.
+     */
     int readCount(int max, String what) throws MalformedMessageException {
         long value = readVarLong();
+        if (value < 0) {
+            throw new MalformedMessageException(what + " is negative");
+        }
         if (value > max) {
             throw new MalformedMessageException(what + " " + value + " exceeds the limit " + max);
         }

@@ -23,16 +23,19 @@ class MalformedMessageTest {
             new Random(42).nextBytes(random);
             byte[] hugeLength = {(byte) 0xC7, 1, 2, 4, 's', 'h', 'o', 'p', 0, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x7F};
             byte[] unknownType = {(byte) 0xC7, 1, 99};
+            byte[] negativeCountBundle = {(byte) 0xC8, 1, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+                    (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x01}; // frame count -1 as a long
 
             GroupFaults.sendRaw(sender, receiver, random);
             GroupFaults.sendRaw(sender, receiver, hugeLength);
             GroupFaults.sendRaw(sender, receiver, unknownType);
             GroupFaults.sendRaw(sender, receiver, new byte[0]);
+            GroupFaults.sendRaw(sender, receiver, negativeCountBundle);
 
-            Await.until("four frames rejected", () -> receiver.rejectedMessages() == 4);
+            Await.until("five frames rejected", () -> receiver.rejectedMessages() == 5);
             ShopVisit visit = new ShopVisit(sender).request(Map.of("still", "working"));
             Await.until("replication still works", () -> receiver.backupVersion(visit.id()) == visit.version());
-            assertThat(receiver.rejectedMessages()).isEqualTo(4);
+            assertThat(receiver.rejectedMessages()).isEqualTo(5);
         }
     }
 }

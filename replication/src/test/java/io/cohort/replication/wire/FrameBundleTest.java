@@ -55,6 +55,18 @@ class FrameBundleTest {
         assertRejected(new byte[] {(byte) 0xC8, 1, 1, (byte) 0xFF, (byte) 0xFF, 0x03, 1}, "exceeds");
         assertRejected(new byte[] {(byte) 0xC7, 1, 1, 1, 9}, "bad magic");
         assertRejected(new byte[] {(byte) 0xC8}, "ends early");
+        byte[] minusOne = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+                (byte) 0xFF, (byte) 0xFF, 0x01}; // a ten-byte varint of 2^64 - 1, -1 as a long
+        assertRejected(concat(new byte[] {(byte) 0xC8, 1}, minusOne), "negative");
+        assertRejected(concat(new byte[] {(byte) 0xC8, 1, 1}, minusOne, new byte[] {7}), "negative");
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] part : parts) {
+            out.writeBytes(part);
+        }
+        return out.toByteArray();
     }
 
     @Test

@@ -104,6 +104,33 @@ class MessageCodecTest {
     }
 
     @Test
+    void aCountOrLengthThatDecodesNegativeIsRejectedAsMalformed() {
+        byte[] minusOne = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+                (byte) 0xFF, (byte) 0xFF, 0x01}; // a ten-byte varint of 2^64 - 1, -1 as a long
+        byte[] ack = codec.encode(new Acknowledgement(1));
+        // every position where a varint may start: the count or length read there decodes to -1
+        for (int at = 3; at < ack.length; at++) {
+            byte[] frame = new byte[at + minusOne.length + 8];
+            System.arraycopy(ack, 0, frame, 0, at);
+            System.arraycopy(minusOne, 0, frame, at, minusOne.length);
+            assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(MalformedMessageException.class);
+        }
+        byte[] update = codec.encode(new SessionUpdate("shop", 42, delta()));
+        for (int at = 3; at < update.length; at++) {
+            byte[] frame = Arrays.copyOf(update, update.length + minusOne.length);
+            System.arraycopy(minusOne, 0, frame, at, minusOne.length);
+            System.arraycopy(update, at, frame, at + minusOne.length, update.length - at);
+            try {
+                codec.decode(frame);
+            } catch (MalformedMessageException expected) {
+                // fine
+            } catch (RuntimeException e) {
+                fail("a negative count at byte " + at + " escaped as " + e, e);
+            }
+        }
+    }
+
+    @Test
     void lengthsBeyondTheLimitsOrTheFrameAreRejectedBeforeAllocating() {
         MessageCodec strict = new MessageCodec(new WireLimits(64, 1024, 10, 5), null);
         byte[] bigValue = codec.encode(new SessionUpdate("shop", 0, new SessionChange(ID, 1, ChangeKind.FULL, T, T, 0,

@@ -50,11 +50,14 @@ final class BackupStore {
     private final ConcurrentMap<String, ConcurrentMap<String, Instant>> tombstones = new ConcurrentHashMap<>();
 
     Outcome apply(String application, String owner, SessionChange change) {
-        if (removed(application, change.id())) {
-            return Outcome.REMOVED;
-        }
         Outcome[] outcome = {Outcome.STALE};
         copies(application).compute(change.id(), (id, copy) -> {
+            // checked under the session's lock: remove() writes the tombstone before it takes the copy out under
+            // the same lock, so a change applied after the removal sees the tombstone
+            if (removed(application, id)) {
+                outcome[0] = Outcome.REMOVED;
+                return null;
+            }
             long held = copy == null ? -1 : copy.session().version();
             if (change.kind() == ChangeKind.FULL) {
                 if (change.version() > held) {

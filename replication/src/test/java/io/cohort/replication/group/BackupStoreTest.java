@@ -49,6 +49,43 @@ class BackupStoreTest {
     }
 
     @Test
+    void aChangeRacingWithTheRemovalNeverResurrectsTheCopy() throws Exception {
+        // multicast delivers updates (NAKACK2) and removals (UNICAST3) on different threads at the same time; the
+        // window is a few instructions wide, so the race is run over many sessions, in several rounds
+        int sessions = 20_000;
+        for (int round = 0; round < 8; round++) {
+            String app = "shop" + round;
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+            Thread updates = new Thread(() -> {
+                await(start);
+                for (int i = 0; i < sessions; i++) {
+                    String id = "s" + i;
+                    store.apply(app, "a", new SessionChange(id, 1, ChangeKind.FULL, T, T, 60_000, Map.of(), Set.of()));
+                    store.apply(app, "a", new SessionChange(id, 2, ChangeKind.FULL, T, T, 60_000, Map.of(), Set.of()));
+                }
+            });
+            updates.start();
+            await(start);
+            for (int i = 0; i < sessions; i++) {
+                store.remove(app, "s" + i);
+            }
+            updates.join();
+
+            for (int i = 0; i < sessions; i++) {
+                assertThat(store.contains(app, "s" + i)).as("copy of removed session s" + i + " in round " + round).isFalse();
+            }
+        }
+    }
+
+    private static void await(java.util.concurrent.CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
     void aRemovedSessionIsNotResurrectedByALateChange() {
         store.apply("shop", "a", full(1, "x"));
         store.remove("shop", "s");

@@ -1,5 +1,6 @@
 package io.cohort.replication.database;
 
+import io.cohort.replication.engine.ChangeNotAppliedException;
 import io.cohort.replication.engine.Dispatch;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -8,7 +9,9 @@ import java.util.concurrent.CompletableFuture;
  * One prepared {@link DatabaseWrite}. {@link #send()} writes it in the calling thread in a
  * transaction of its own; the asynchronous sender may instead hand several to
  * {@link DatabaseSessionTransport#writeAll} to share a transaction. {@link #applied()} completes when
- * the write ended, whatever its outcome (failures are counted by the transport).
+ * the write ended: normally when it was written (or had nothing to write), with
+ * {@link ChangeNotAppliedException} when it failed, was refused (another node owns the session, or the row's
+ * version did not match) or was abandoned. Failures are counted by the transport.
  */
 final class DatabaseDispatch implements Dispatch {
 
@@ -32,8 +35,14 @@ final class DatabaseDispatch implements Dispatch {
         return acknowledged;
     }
 
+    /** The write ended; unless {@link #notApplied} said otherwise, it was applied. */
     void done() {
         applied.complete(null);
+    }
+
+    /** The write did not reach the database, or the database refused it. */
+    void notApplied(String why) {
+        applied.completeExceptionally(new ChangeNotAppliedException("session " + write.sessionId() + ": " + why));
     }
 
     @Override
@@ -49,7 +58,7 @@ final class DatabaseDispatch implements Dispatch {
     @Override
     public void abandon() {
         transport.abandoned(this);
-        done();
+        notApplied("abandoned: the queue was full");
     }
 
     @Override

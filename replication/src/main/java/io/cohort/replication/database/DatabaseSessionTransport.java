@@ -219,7 +219,7 @@ final class DatabaseSessionTransport implements SessionTransport {
         try {
             List<Outcome> outcomes = writer.writeAll(dispatches.stream().map(DatabaseDispatch::write).toList(), timeout);
             for (int i = 0; i < dispatches.size(); i++) {
-                settle(dispatches.get(i).write(), outcomes.get(i));
+                settle(dispatches.get(i), outcomes.get(i));
             }
         } catch (SQLException e) {
             if (dispatches.size() > 1 && !isTimeout(e)) {
@@ -230,6 +230,7 @@ final class DatabaseSessionTransport implements SessionTransport {
             }
             for (DatabaseDispatch dispatch : dispatches) {
                 tracked.needsFull(dispatch.write().sessionId());
+                dispatch.notApplied(e.toString());
             }
             if (sync && isTimeout(e)) {
                 timedOut(dispatches.get(0).write().sessionId());
@@ -237,7 +238,10 @@ final class DatabaseSessionTransport implements SessionTransport {
                 dispatches.forEach(d -> failed("writing session " + d.write().sessionId(), e));
             }
         } catch (RuntimeException e) {
-            dispatches.forEach(d -> failed("writing session " + d.write().sessionId(), e));
+            dispatches.forEach(d -> {
+                failed("writing session " + d.write().sessionId(), e);
+                d.notApplied(e.toString());
+            });
         } finally {
             dispatches.forEach(DatabaseDispatch::done);
         }
@@ -248,7 +252,8 @@ final class DatabaseSessionTransport implements SessionTransport {
         tracked.needsFull(dispatch.write().sessionId());
     }
 
-    private void settle(DatabaseWrite write, Outcome outcome) {
+    private void settle(DatabaseDispatch dispatch, Outcome outcome) {
+        DatabaseWrite write = dispatch.write();
         switch (outcome) {
             case WRITTEN -> {
                 if (write instanceof Store store) {
@@ -261,8 +266,14 @@ final class DatabaseSessionTransport implements SessionTransport {
                     metrics.sentBytes(write.estimatedBytes());
                 }
             }
-            case CONFLICT -> lost(write.sessionId());
-            case GAP -> tracked.needsFull(write.sessionId());
+            case CONFLICT -> {
+                lost(write.sessionId());
+                dispatch.notApplied("another node owns the session");
+            }
+            case GAP -> {
+                tracked.needsFull(write.sessionId());
+                dispatch.notApplied("the row's version did not match; the session is written in full next time");
+            }
             case SKIPPED -> { }
         }
     }

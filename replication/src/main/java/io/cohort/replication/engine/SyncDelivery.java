@@ -10,8 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Synchronous delivery: the request thread sends the change and waits until every holder
- * acknowledged having applied it, at most {@code timeout}. A miss is counted and logged once; the
- * request then carries on (the holders catch up through version-gap detection).
+ * acknowledged having applied it, at most {@code timeout}. A timeout is counted and logged once; a
+ * change a holder is known to have missed was counted by the transport. Either way the request then
+ * carries on (the holders catch up with a full copy or through version-gap detection), and only
+ * acknowledged changes are timed in {@code cohort.replication.sync.latency}.
  */
 public final class SyncDelivery implements ChangeDelivery {
 
@@ -37,6 +39,7 @@ public final class SyncDelivery implements ChangeDelivery {
             dispatch.applied().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             metrics.syncLatency().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
+            dispatch.applied().cancel(false); // nothing waits for it any more: the transport may forget it
             metrics.syncTimedOut();
             if (timeoutLogged.compareAndSet(false, true)) {
                 LOG.warn("{}: holders of session {} did not acknowledge within {}; the request continues "
@@ -46,7 +49,8 @@ public final class SyncDelivery implements ChangeDelivery {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
-            metrics.failed();
+            // a holder missed the change (ChangeNotAppliedException): the transport counted the failure and sends
+            // the session in full next time; no latency is recorded for a change that did not arrive
         }
     }
 

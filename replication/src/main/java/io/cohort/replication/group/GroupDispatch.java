@@ -26,7 +26,8 @@ final class GroupDispatch implements Dispatch {
     /**
      * @param attributes the attributes a session change carries, or -1 if the frames are not a change
      * @param missed     told the target of a frame that could not be sent
-     * @param abandoned  run when the frames will not be sent
+     * @param abandoned  run when every target missed the change: the frames will not be sent, or a multicast frame
+     *                   (to every target at once) could not be sent
      */
     GroupDispatch(List<Frame> frames, Messenger messenger, ReplicationMetrics metrics, int attributes,
             CompletableFuture<Void> applied, Consumer<String> missed, Runnable abandoned) {
@@ -61,8 +62,13 @@ final class GroupDispatch implements Dispatch {
         for (Frame frame : frames) {
             if (transmission.sent(frame)) {
                 bytes += frame.bytes().length;
-            } else if (frame.target() != null) {
-                missed.accept(frame.target());
+            } else {
+                metrics.failed();
+                if (frame.target() != null) {
+                    missed.accept(frame.target());
+                } else {
+                    abandoned.run();
+                }
             }
         }
         if (attributes >= 0) {

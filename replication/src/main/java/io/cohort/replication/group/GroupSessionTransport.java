@@ -240,11 +240,13 @@ final class GroupSessionTransport implements SessionTransport {
     void fullCopyRequested(String holder, String sessionId, long correlation) {
         OwnedReplica replica = owned.get(sessionId);
         if (replica == null) {
+            missedByGone(holder, correlation);
             return;
         }
         byte[] frame;
         synchronized (replica) {
             if (replica.shadow == null) {
+                missedByGone(holder, correlation);
                 return;
             }
             replica.holders.put(holder, replica.shadow.version());
@@ -298,13 +300,20 @@ final class GroupSessionTransport implements SessionTransport {
         }
     }
 
+    /** The session is no longer owned here, so the holder that asked for it in full will not apply that change. */
+    private void missedByGone(String holder, long correlation) {
+        if (correlation != 0) {
+            group.acks().missed(correlation, holder);
+        }
+    }
+
     /** A holder did not get {@code version} (abandoned or failed send): it gets a full copy next time. */
     private void holderMissed(OwnedReplica replica, String holder, long version, long correlation) {
         synchronized (replica) {
             replica.holders.computeIfPresent(holder, (name, held) -> held == version ? OwnedReplica.UNKNOWN : held);
         }
         if (correlation != 0) {
-            group.acks().acknowledged(correlation, holder);
+            group.acks().missed(correlation, holder);
         }
     }
 }

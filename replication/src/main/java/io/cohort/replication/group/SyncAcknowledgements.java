@@ -1,5 +1,6 @@
 package io.cohort.replication.group;
 
+import io.cohort.replication.engine.ChangeNotAppliedException;
 import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -10,7 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Changes waiting for their holders to report that they applied them. Each waiting change has a
  * correlation number carried by its messages; it is done when every holder acknowledged it or left
- * the group. Thread-safe.
+ * the group, and fails when a holder missed it. It is forgotten once its future completes in any way,
+ * cancellation included (the waiter gave up). Thread-safe.
  */
 final class SyncAcknowledgements {
 
@@ -36,6 +38,22 @@ final class SyncAcknowledgements {
     }
 
     record Registration(long correlation, CompletableFuture<Void> done) {
+    }
+
+    /**
+     * {@code holder} will not apply the change: its send failed, the change was abandoned, or the owner no longer has
+     * the session to send in full. The change fails with {@link ChangeNotAppliedException} and is forgotten.
+     */
+    void missed(long correlation, String holder) {
+        Waiting w = waiting.get(correlation);
+        if (w != null && w.holders().contains(holder)) {
+            w.done().completeExceptionally(new ChangeNotAppliedException(holder + " missed change " + correlation));
+        }
+    }
+
+    /** How many changes still wait for acknowledgements. */
+    int pending() {
+        return waiting.size();
     }
 
     void acknowledged(long correlation, String holder) {

@@ -21,6 +21,8 @@ final class RecordingTransport implements SessionTransport {
     final List<Boolean> acknowledged = new CopyOnWriteArrayList<>();
     final Set<String> tracked = ConcurrentHashMap.newKeySet();
     final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
+    /** When set, every change is missed by its holders: {@link Dispatch#applied()} fails. */
+    volatile boolean holdersMiss;
 
     @Override
     public boolean tracks(String sessionId) {
@@ -33,7 +35,7 @@ final class RecordingTransport implements SessionTransport {
         changes.add(change);
         acknowledged.add(ack);
         copies.merge(change.id(), change.applyTo(null), (old, ignored) -> change.applyTo(old));
-        return sent();
+        return sent(holdersMiss);
     }
 
     @Override
@@ -71,7 +73,7 @@ final class RecordingTransport implements SessionTransport {
     public void close() {
     }
 
-    private static Dispatch sent() {
+    private static Dispatch sent(boolean missed) {
         return new Dispatch() {
             @Override
             public void send() {
@@ -79,7 +81,8 @@ final class RecordingTransport implements SessionTransport {
 
             @Override
             public CompletableFuture<Void> applied() {
-                return CompletableFuture.completedFuture(null);
+                return missed ? CompletableFuture.failedFuture(new ChangeNotAppliedException("missed"))
+                        : CompletableFuture.completedFuture(null);
             }
 
             @Override

@@ -20,9 +20,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 /** The engine's trigger and scope decisions, over a transport that only records. */
 @Timeout(value = 10, unit = TimeUnit.SECONDS)
@@ -111,6 +115,30 @@ class ReplicatingSessionStoreTest {
 
         assertThat(transport.changes).allMatch(c -> c.kind() == ChangeKind.FULL);
         assertThat(transport.changes.get(1).values()).containsOnlyKeys("a", "b");
+    }
+
+    @Test
+    void aShutdownHandOverThatAHolderMissedIsNotReportedAsHandedOver() throws Exception {
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger storeLog = (Logger) LoggerFactory.getLogger(ReplicatingSessionStore.class);
+        log.start();
+        storeLog.addAppender(log);
+        try {
+            start(Trigger.ON_SHUTDOWN, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT);
+            transport.holdersMiss = true;
+            TestSession s = session();
+            store.created(s);
+            set(s, "a", 1);
+            store.shuttingDown(s);
+            store.stop();
+            store = null;
+
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .noneMatch(line -> line.contains("handed over to their holders"))
+                    .anyMatch(line -> line.startsWith("shop: only 0 of 1 sessions handed over were acknowledged"));
+        } finally {
+            storeLog.detachAppender(log);
+        }
     }
 
     @Test

@@ -1,0 +1,82 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.cohort.replication.engine.ChangeNotAppliedException;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** A change waiting for acknowledgements succeeds, fails when a holder missed it, and is forgotten either way. */
+class SyncAcknowledgementsTest {
+
+    private final SyncAcknowledgements acks = new SyncAcknowledgements();
+
+    @Test
+    void everyHolderAcknowledgingCompletesTheChange() throws Exception {
+        SyncAcknowledgements.Registration change = acks.register(List.of("n2", "n3"));
+        acks.acknowledged(change.correlation(), "n2");
+        assertThat(change.done()).isNotDone();
+
+        acks.acknowledged(change.correlation(), "n3");
+
+        assertThat(change.done().get()).isNull();
+        assertThat(acks.pending()).isZero();
+    }
+
+    @Test
+    void aHolderThatMissedTheChangeFailsItAndItIsForgotten() {
+        SyncAcknowledgements.Registration change = acks.register(List.of("n2", "n3"));
+        acks.acknowledged(change.correlation(), "n2");
+        acks.missed(change.correlation(), "n9");
+        assertThat(change.done()).as("a member that is not a holder cannot fail it").isNotDone();
+
+        acks.missed(change.correlation(), "n3");
+
+        assertThatThrownBy(() -> change.done().get()).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(ChangeNotAppliedException.class);
+        assertThat(acks.pending()).isZero();
+    }
+
+    @Test
+    void aChangeNobodyWaitsForAnyMoreIsForgotten() {
+        SyncAcknowledgements.Registration change = acks.register(List.of("n2"));
+        assertThat(acks.pending()).isOne();
+
+        change.done().cancel(false); // what synchronous delivery does when it gives up waiting
+
+        assertThat(acks.pending()).isZero();
+    }
+
+    @Test
+    void aHolderLeavingTheGroupWaivesItsAcknowledgement() throws Exception {
+        SyncAcknowledgements.Registration change = acks.register(List.of("n2", "n3"));
+        acks.acknowledged(change.correlation(), "n2");
+
+        acks.membersAre(Set.of("n1", "n2"));
+
+        assertThat(change.done().get()).isNull();
+        assertThat(acks.pending()).isZero();
+    }
+
+    @Test
+    void aMulticastFrameThatCouldNotBeSentIsMissedByEveryTarget() {
+        ReplicationMetrics metrics = new ReplicationMetrics(new SimpleMeterRegistry(), "shop");
+        List<String> missed = new ArrayList<>();
+        AtomicInteger everyoneMissed = new AtomicInteger();
+        GroupDispatch dispatch = new GroupDispatch(List.of(new GroupDispatch.Frame(null, new byte[10]),
+                new GroupDispatch.Frame("n3", new byte[10]), new GroupDispatch.Frame("n4", new byte[10])), null, metrics, 1,
+                null, missed::add, everyoneMissed::incrementAndGet);
+
+        dispatch.settle(frame -> "n4".equals(frame.target()));
+
+        assertThat(everyoneMissed).as("the multicast").hasValue(1);
+        assertThat(missed).containsExactly("n3");
+    }
+}

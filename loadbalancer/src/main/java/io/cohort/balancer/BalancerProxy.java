@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before routing it refuses what a reverse proxy must not do: CONNECT (405), a request whose
  * target is an absolute URI for another host than the balancer's own or than its Host header
- * (403: the balancer is no forward proxy), and a declared body over the limit (413). It only ever
- * connects to configured members.
+ * (403: the balancer is no forward proxy), a declared body over the limit (413), and a target it
+ * cannot pass on (400: not origin form, or a malformed percent-escape; see {@link UpstreamTarget},
+ * which also percent-encodes what members are sent). It only ever connects to configured members.
  *
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
  * cannot run the request twice: the request never reached the member (the connection failed), or
@@ -111,7 +112,13 @@ final class BalancerProxy extends ProxyHandler {
             ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
             return true;
         }
-        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), isIdempotent(method));
+        String target = UpstreamTarget.of(request.getHttpURI().getPathQuery());
+        if (target == null) {
+            metrics.refused();
+            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_TARGET);
+            return true;
+        }
+        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), target, isIdempotent(method));
         request.setAttribute(Exchange.ATTRIBUTE, exchange);
         Router.Route route = router.route(exchange.session, null);
         if (route == null) {
@@ -123,22 +130,39 @@ final class BalancerProxy extends ProxyHandler {
         return true;
     }
 
+    /**
+     * Sends the request to {@code route}'s member, counted in flight there until the attempt ends.
+     * Once {@link ProxyHandler#handle} returns, the response listener ends the attempt; if it throws
+     * instead, it never sent the request, so the attempt is ended here and the client's callback is
+     * failed (Jetty answers 500), and the exception is not thrown on: on a retry this runs inside
+     * HttpClient's listener, where it would be lost and the client left without an answer.
+     */
     private void attempt(Exchange exchange, Router.Route route, Request request, Response response, Callback callback) {
         exchange.begin(route);
-        MemberMeters meters = route.backend().meters();
-        if (route.reason() == Router.Reason.STICKY) {
-            meters.stickyHits.increment();
-        } else if (route.failover()) {
-            meters.failovers.increment();
+        try {
+            MemberMeters meters = route.backend().meters();
+            if (route.reason() == Router.Reason.STICKY) {
+                meters.stickyHits.increment();
+            } else if (route.failover()) {
+                meters.failovers.increment();
+            }
+            response.getHeaders().put(route.backend().routedHeader(route.reason()));
+            super.handle(request, response, callback);
+        } catch (RuntimeException | Error failure) {
+            exchange.end();
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            LOG.warn("Balancer {} could not forward {} {}", route.backend().logName(), request.getMethod(), request.getHttpURI().getPath(),
+                    failure);
+            callback.failed(failure);
         }
-        response.getHeaders().put(route.backend().routedHeader(route.reason()));
-        super.handle(request, response, callback);
     }
 
     @Override
     protected HttpURI rewriteHttpURI(Request request) {
-        Backend backend = exchange(request).backend();
-        return HttpURI.build(backend.baseUri() + request.getHttpURI().getPathQuery());
+        Exchange exchange = exchange(request);
+        return HttpURI.build(exchange.backend().baseUri() + exchange.target);
     }
 
     @Override

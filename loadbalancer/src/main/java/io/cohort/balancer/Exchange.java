@@ -14,6 +14,8 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     static final String ATTRIBUTE = Exchange.class.getName();
 
     final SessionRoute session;
+    /** The request target every attempt sends, from {@link UpstreamTarget#of}. */
+    final String target;
     final long startNanos = System.nanoTime();
     final boolean idempotent;
     Router.Route route;
@@ -23,8 +25,9 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     private volatile boolean answered;
     private boolean inFlight;
 
-    Exchange(SessionRoute session, boolean idempotent) {
+    Exchange(SessionRoute session, String target, boolean idempotent) {
         this.session = session;
+        this.target = target;
         this.idempotent = idempotent;
     }
 

@@ -37,7 +37,10 @@ import org.slf4j.LoggerFactory;
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
  * cannot run the request twice: the request never reached the member (the connection failed), or
  * it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE) and its body, if any, was not read yet. A
- * member whose connection failed is marked down at once. A timeout is never retried (504).
+ * member whose connection failed is marked down at once. A timeout is never retried (504). An
+ * attempt that failed because the client's body could not be read (it ended early, stalled, was
+ * malformed or grew past the limit) is the client's failure: it counts against no member (no
+ * error, no health change) and is not retried.
  *
  * <p>Nothing on the request path blocks: routing reads in-memory state, bodies move by demand and
  * callbacks, error pages are written asynchronously. The handler and the client's response
@@ -207,15 +210,18 @@ final class BalancerProxy extends ProxyHandler {
         Exchange exchange = exchange(request);
         Backend backend = exchange.backend();
         exchange.end();
+        Throwable clientFailure = exchange.clientBodyFailure();
+        if (clientFailure != null) {
+            LOG.debug("{} {} to {} failed reading the client's body: {}", request.getMethod(), request.getHttpURI().getPath(), backend,
+                    clientFailure.toString());
+            answerClientBodyFailure(exchange, response, callback, clientFailure);
+            return;
+        }
         backend.meters().errors.increment();
-        if (!exchange.sent() && failure instanceof IOException && !(failure instanceof BodyTooLargeException)
+        if (!exchange.sent() && failure instanceof IOException
                 && !backend.excuseIfLate(failure, config.connectTimeout())
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
             LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
-        }
-        if (failure instanceof BodyTooLargeException) {
-            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
-            return;
         }
         if (retryable(exchange, response, failure)) {
             Router.Route next = router.route(exchange.session, backend);
@@ -238,6 +244,28 @@ final class BalancerProxy extends ProxyHandler {
             ErrorPage.write(response, callback, HttpStatus.GATEWAY_TIMEOUT_504, ErrorPage.GATEWAY_TIMEOUT);
         } else {
             ErrorPage.write(response, callback, HttpStatus.BAD_GATEWAY_502, ErrorPage.BAD_GATEWAY);
+        }
+    }
+
+    /**
+     * Answers a request whose body could not be read from the client: 413 past the size limit, 408
+     * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking);
+     * with a committed response, or a client already gone, the callback fails and Jetty closes the
+     * connection.
+     */
+    private static void answerClientBodyFailure(Exchange exchange, Response response, Callback callback, Throwable failure) {
+        if (response.isCommitted()) {
+            callback.failed(failure);
+            return;
+        }
+        response.reset();
+        response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
+        if (failure instanceof BodyTooLargeException) {
+            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
+        } else if (isTimeout(failure)) {
+            ErrorPage.write(response, callback, HttpStatus.REQUEST_TIMEOUT_408, ErrorPage.BODY_TIMEOUT);
+        } else {
+            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_BODY);
         }
     }
 

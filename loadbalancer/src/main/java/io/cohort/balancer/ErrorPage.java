@@ -19,6 +19,8 @@ final class ErrorPage {
     static final String TOO_LARGE = "The request body is larger than this site accepts.";
     static final String NOT_A_PROXY = "This server is a reverse proxy for its own site only.";
     static final String BAD_TARGET = "The address of this request is malformed.";
+    static final String BAD_BODY = "The body of this request ended early or was malformed.";
+    static final String BODY_TIMEOUT = "The body of this request did not arrive in time.";
 
     private ErrorPage() {
     }

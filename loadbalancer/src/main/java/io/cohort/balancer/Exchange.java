@@ -70,6 +70,15 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
         return content != null && content.touched();
     }
 
+    /**
+     * The failure reading the client's body ended with in this attempt, or null (see
+     * {@link GuardedRequestContent#readFailure}): when set, the attempt failed through the client,
+     * not the member.
+     */
+    Throwable clientBodyFailure() {
+        return content == null ? null : content.readFailure();
+    }
+
     @Override
     public void onCommit(Request request) {
         sent = true;

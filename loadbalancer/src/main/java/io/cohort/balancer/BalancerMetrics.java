@@ -21,7 +21,8 @@ final class BalancerMetrics implements AutoCloseable {
         unavailable = Counter.builder("cohort.balancer.unavailable").description("requests answered 503 because no member was up")
                 .register(registry);
         refused = Counter.builder("cohort.balancer.refused")
-                .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies").register(registry);
+                .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies, malformed targets")
+                .register(registry);
     }
 
     MeterRegistry registry() {

@@ -30,13 +30,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Before routing it refuses what a reverse proxy must not do: CONNECT (405), a request whose
  * target is an absolute URI for another host than the balancer's own or than its Host header
- * (403: the balancer is no forward proxy), and a declared body over the limit (413). It only ever
- * connects to configured members.
+ * (403: the balancer is no forward proxy), a declared body over the limit (413), and a target it
+ * cannot pass on (400: not origin form, or a malformed percent-escape; see {@link UpstreamTarget},
+ * which also percent-encodes what members are sent). It only ever connects to configured members.
  *
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
  * cannot run the request twice: the request never reached the member (the connection failed), or
  * it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE) and its body, if any, was not read yet. A
- * member whose connection failed is marked down at once. A timeout is never retried (504).
+ * member whose connection failed is marked down at once. A timeout is never retried (504). An
+ * attempt that failed because the client's body could not be read (it ended early, stalled, was
+ * malformed or grew past the limit) is the client's failure: it counts against no member (no
+ * error, no health change) and is not retried.
  *
  * <p>Nothing on the request path blocks: routing reads in-memory state, bodies move by demand and
  * callbacks, error pages are written asynchronously. The handler and the client's response
@@ -111,7 +115,13 @@ final class BalancerProxy extends ProxyHandler {
             ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
             return true;
         }
-        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), isIdempotent(method));
+        String target = UpstreamTarget.of(request.getHttpURI().getPathQuery());
+        if (target == null) {
+            metrics.refused();
+            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_TARGET);
+            return true;
+        }
+        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), target, isIdempotent(method));
         request.setAttribute(Exchange.ATTRIBUTE, exchange);
         Router.Route route = router.route(exchange.session, null);
         if (route == null) {
@@ -123,22 +133,39 @@ final class BalancerProxy extends ProxyHandler {
         return true;
     }
 
+    /**
+     * Sends the request to {@code route}'s member, counted in flight there until the attempt ends.
+     * Once {@link ProxyHandler#handle} returns, the response listener ends the attempt; if it throws
+     * instead, it never sent the request, so the attempt is ended here and the client's callback is
+     * failed (Jetty answers 500), and the exception is not thrown on: on a retry this runs inside
+     * HttpClient's listener, where it would be lost and the client left without an answer.
+     */
     private void attempt(Exchange exchange, Router.Route route, Request request, Response response, Callback callback) {
         exchange.begin(route);
-        MemberMeters meters = route.backend().meters();
-        if (route.reason() == Router.Reason.STICKY) {
-            meters.stickyHits.increment();
-        } else if (route.failover()) {
-            meters.failovers.increment();
+        try {
+            MemberMeters meters = route.backend().meters();
+            if (route.reason() == Router.Reason.STICKY) {
+                meters.stickyHits.increment();
+            } else if (route.failover()) {
+                meters.failovers.increment();
+            }
+            response.getHeaders().put(route.backend().routedHeader(route.reason()));
+            super.handle(request, response, callback);
+        } catch (RuntimeException | Error failure) {
+            exchange.end();
+            if (failure instanceof Error error) {
+                throw error;
+            }
+            LOG.warn("Balancer {} could not forward {} {}", route.backend().logName(), request.getMethod(), request.getHttpURI().getPath(),
+                    failure);
+            callback.failed(failure);
         }
-        response.getHeaders().put(route.backend().routedHeader(route.reason()));
-        super.handle(request, response, callback);
     }
 
     @Override
     protected HttpURI rewriteHttpURI(Request request) {
-        Backend backend = exchange(request).backend();
-        return HttpURI.build(backend.baseUri() + request.getHttpURI().getPathQuery());
+        Exchange exchange = exchange(request);
+        return HttpURI.build(exchange.backend().baseUri() + exchange.target);
     }
 
     @Override
@@ -183,15 +210,18 @@ final class BalancerProxy extends ProxyHandler {
         Exchange exchange = exchange(request);
         Backend backend = exchange.backend();
         exchange.end();
+        Throwable clientFailure = exchange.clientBodyFailure();
+        if (clientFailure != null) {
+            LOG.debug("{} {} to {} failed reading the client's body: {}", request.getMethod(), request.getHttpURI().getPath(), backend,
+                    clientFailure.toString());
+            answerClientBodyFailure(exchange, response, callback, clientFailure);
+            return;
+        }
         backend.meters().errors.increment();
-        if (!exchange.sent() && failure instanceof IOException && !(failure instanceof BodyTooLargeException)
+        if (!exchange.sent() && failure instanceof IOException
                 && !backend.excuseIfLate(failure, config.connectTimeout())
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
             LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
-        }
-        if (failure instanceof BodyTooLargeException) {
-            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
-            return;
         }
         if (retryable(exchange, response, failure)) {
             Router.Route next = router.route(exchange.session, backend);
@@ -214,6 +244,28 @@ final class BalancerProxy extends ProxyHandler {
             ErrorPage.write(response, callback, HttpStatus.GATEWAY_TIMEOUT_504, ErrorPage.GATEWAY_TIMEOUT);
         } else {
             ErrorPage.write(response, callback, HttpStatus.BAD_GATEWAY_502, ErrorPage.BAD_GATEWAY);
+        }
+    }
+
+    /**
+     * Answers a request whose body could not be read from the client: 413 past the size limit, 408
+     * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking);
+     * with a committed response, or a client already gone, the callback fails and Jetty closes the
+     * connection.
+     */
+    private static void answerClientBodyFailure(Exchange exchange, Response response, Callback callback, Throwable failure) {
+        if (response.isCommitted()) {
+            callback.failed(failure);
+            return;
+        }
+        response.reset();
+        response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
+        if (failure instanceof BodyTooLargeException) {
+            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
+        } else if (isTimeout(failure)) {
+            ErrorPage.write(response, callback, HttpStatus.REQUEST_TIMEOUT_408, ErrorPage.BODY_TIMEOUT);
+        } else {
+            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_BODY);
         }
     }
 

@@ -18,6 +18,9 @@ final class ErrorPage {
     static final String GATEWAY_TIMEOUT = "The server handling this request took too long to answer.";
     static final String TOO_LARGE = "The request body is larger than this site accepts.";
     static final String NOT_A_PROXY = "This server is a reverse proxy for its own site only.";
+    static final String BAD_TARGET = "The address of this request is malformed.";
+    static final String BAD_BODY = "The body of this request ended early or was malformed.";
+    static final String BODY_TIMEOUT = "The body of this request did not arrive in time.";
 
     private ErrorPage() {
     }

@@ -14,6 +14,8 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     static final String ATTRIBUTE = Exchange.class.getName();
 
     final SessionRoute session;
+    /** The request target every attempt sends, from {@link UpstreamTarget#of}. */
+    final String target;
     final long startNanos = System.nanoTime();
     final boolean idempotent;
     Router.Route route;
@@ -23,8 +25,9 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     private volatile boolean answered;
     private boolean inFlight;
 
-    Exchange(SessionRoute session, boolean idempotent) {
+    Exchange(SessionRoute session, String target, boolean idempotent) {
         this.session = session;
+        this.target = target;
         this.idempotent = idempotent;
     }
 
@@ -65,6 +68,15 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     /** Whether the client's body, if any, has been read (and so cannot be sent again). */
     boolean bodyTouched() {
         return content != null && content.touched();
+    }
+
+    /**
+     * The failure reading the client's body ended with in this attempt, or null (see
+     * {@link GuardedRequestContent#readFailure}): when set, the attempt failed through the client,
+     * not the member.
+     */
+    Throwable clientBodyFailure() {
+        return content == null ? null : content.readFailure();
     }
 
     @Override

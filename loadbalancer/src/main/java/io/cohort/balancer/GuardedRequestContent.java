@@ -5,12 +5,16 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 
 /**
- * The client's request body as the body of the request to a member, with two guards. It counts
+ * The client's request body as the body of the request to a member, with three guards. It counts
  * bytes and fails with {@link BodyTooLargeException} past the limit (a chunked body has no length
- * to check up front). And it knows whether any of the body was read: HttpClient fails the body of
+ * to check up front). It knows whether any of the body was read: HttpClient fails the body of
  * a request whose connection could not be made, and this content does not pass that failure on to
  * the client's request while nothing was read, so a retry on another member can still send the
- * whole body. Not thread-safe beyond what {@link Content.Source} requires (one reader).
+ * whole body. And it keeps the failure that reading the client's body ended with
+ * ({@link #readFailure}): HttpClient reads the first chunk before it sends the request head, so an
+ * upload the client gives up on fails the attempt before anything was sent, and only this tells it
+ * from a failed connection to the member. Not thread-safe beyond what {@link Content.Source}
+ * requires (one reader).
  */
 final class GuardedRequestContent implements Request.Content {
 
@@ -19,6 +23,8 @@ final class GuardedRequestContent implements Request.Content {
     private final String contentType;
     private long bytes;
     private volatile boolean touched;
+    private volatile boolean failedUpstream;
+    private volatile Throwable readFailure;
 
     GuardedRequestContent(org.eclipse.jetty.server.Request source, long limit) {
         this.source = source;
@@ -29,6 +35,16 @@ final class GuardedRequestContent implements Request.Content {
     /** Whether any of the body has been read: a retry could not send it again. */
     boolean touched() {
         return touched;
+    }
+
+    /**
+     * The failure a read of the client's body returned, or null: its early end of stream, its
+     * malformed chunking, its idle timeout, or {@link BodyTooLargeException}. Never a failure that
+     * HttpClient passed in through {@link #fail} (the exchange with the member failed), nor one read
+     * after it: that is the same failure coming back.
+     */
+    Throwable readFailure() {
+        return readFailure;
     }
 
     @Override
@@ -48,10 +64,17 @@ final class GuardedRequestContent implements Request.Content {
             return null;
         }
         touched = true;
+        if (Content.Chunk.isFailure(chunk)) {
+            if (!failedUpstream && readFailure == null) {
+                readFailure = chunk.getFailure();
+            }
+            return chunk;
+        }
         bytes += chunk.remaining();
         if (bytes > limit) {
             chunk.release();
             BodyTooLargeException tooLarge = new BodyTooLargeException(limit);
+            readFailure = tooLarge;
             source.fail(tooLarge);
             return Content.Chunk.from(tooLarge, true);
         }
@@ -70,6 +93,7 @@ final class GuardedRequestContent implements Request.Content {
 
     @Override
     public void fail(Throwable failure, boolean last) {
+        failedUpstream = true;
         if (touched) {
             source.fail(failure, last);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cohort.config.DataSize;
 import io.cohort.config.Policy;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -73,6 +74,48 @@ class HygieneTest {
 
             assertThat(answer.status()).isEqualTo(200);
             assertThat(answer.body()).isEqualTo("n1");
+        }
+    }
+
+    @Test
+    void aQueryWithCharactersJavaNetUriRejectsReachesTheMemberPercentEncoded() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(),
+                    "GET /x?q=a|b{c} HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo("n1");
+            assertThat(n1.lastTarget()).isEqualTo("/x?q=a%7Cb%7Bc%7D");
+            lb.awaitNothingInFlight();
+        }
+    }
+
+    @Test
+    void nonAsciiCharactersInAQueryReachTheMemberAsUtf8Escapes() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            String utf8Target = new String("/x?q=caf\u00e9".getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(),
+                    "GET " + utf8Target + " HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(n1.lastTarget()).isEqualTo("/x?q=caf%C3%A9");
+        }
+    }
+
+    @Test
+    void aTargetWithAMalformedEscapeIsRefusedWithoutARequestLeftInFlight() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(),
+                    "GET /x?discount=100% HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+
+            assertThat(answer.status()).isEqualTo(400);
+            assertPlainPage(answer);
+            assertThat(n1.served()).isZero();
+            assertThat(lb.backend("n1").inFlight()).isZero();
         }
     }
 

@@ -33,6 +33,7 @@ final class StubMember implements AutoCloseable {
     private final ServerConnector connector = new ServerConnector(server);
     private final AtomicInteger served = new AtomicInteger();
     private final AtomicInteger dying = new AtomicInteger();
+    private volatile String lastTarget;
     private volatile boolean healthy = true;
     private volatile boolean healthSilent;
     private volatile double spareCapacity = 0.5;
@@ -87,6 +88,11 @@ final class StubMember implements AutoCloseable {
         return served.get();
     }
 
+    /** The request target (path and query, as sent on the wire) of the last request answered other than a health check. */
+    String lastTarget() {
+        return lastTarget;
+    }
+
     /** Requests to {@code /die} received. */
     int dying() {
         return dying.get();
@@ -123,6 +129,7 @@ final class StubMember implements AutoCloseable {
             callback.failed(new IOException("member died"));
             return true;
         }
+        lastTarget = request.getHttpURI().getPathQuery();
         served.incrementAndGet();
         String body = name;
         if (path.equals("/headers")) {

@@ -112,6 +112,21 @@ final class TestBalancer implements AutoCloseable {
         return server.backends().stream().filter(b -> b.name().equals(name)).findFirst().orElseThrow();
     }
 
+    /**
+     * Waits until no member has a request in flight, at most 20 s, and asserts it: the balancer ends an exchange just after
+     * the client has the last byte of its answer, so right after an answer the count may still include it.
+     */
+    void awaitNothingInFlight() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (server.backends().stream().anyMatch(b -> b.inFlight() != 0)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("requests still in flight: "
+                        + server.backends().stream().map(b -> b.name() + "=" + b.inFlight()).toList());
+            }
+            Thread.sleep(10);
+        }
+    }
+
     /** Runs health checks of every member until {@code condition} holds (at most 50 rounds). */
     void checkUntil(BooleanSupplier condition) throws Exception {
         for (int i = 0; i < 50 && !condition.getAsBoolean(); i++) {

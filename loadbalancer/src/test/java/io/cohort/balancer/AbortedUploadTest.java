@@ -1,0 +1,77 @@
+package io.cohort.balancer;
+
+import static io.cohort.balancer.TestBalancer.routedTo;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.Policy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A client that gives up on its upload is no fault of the member. HttpClient reads the first chunk of the body before it
+ * sends the request head, so a client that ends before any of the body fails the attempt before anything was sent,
+ * which looked like a failed connection (the member marked down, the request retried and the next member marked down
+ * too); after a few bytes the head went out and the failure counted as the member's error. Neither may count against
+ * a member or be retried.
+ */
+@Timeout(60)
+class AbortedUploadTest {
+
+    @ParameterizedTest(name = "after {0} bytes of 1000")
+    @ValueSource(ints = {0, 8})
+    void anUploadTheClientAbortsCountsAgainstNoMemberAndIsNotRetried(int sent) throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1, n2)) {
+            String answer = abortUpload(lb.server.uri(), "item=EST-4&quantity=2".substring(0, sent));
+            lb.awaitNothingInFlight();
+
+            for (Backend member : lb.server.backends()) {
+                assertThat(member.isUp()).as(member.name() + " up").isTrue();
+                assertThat(member.meters().errors.count()).as(member.name() + " errors").isZero();
+                assertThat(member.meters().retries.count()).as(member.name() + " retries").isZero();
+            }
+            assertThat(lb.server.backends().stream().mapToDouble(b -> b.meters().requests.count()).sum()).as("attempts").isEqualTo(1);
+            Set<String> servedBy = new HashSet<>();
+            for (int i = 0; i < 2; i++) {
+                HttpResponse<String> response = lb.get("/shop/");
+                assertThat(response.statusCode()).isEqualTo(200);
+                servedBy.add(routedTo(response));
+            }
+            assertThat(servedBy).as("members that served the next requests").containsExactlyInAnyOrder("n1", "n2");
+            assertThat(answer).as("what the client, still reading, got").startsWith("HTTP/1.1 400 ");
+        }
+    }
+
+    /**
+     * Sends a POST declaring a 1000-byte body, then {@code body} and the end of its output (the FIN a client closed
+     * mid-upload sends), and reads whatever answer comes until the balancer closes the connection.
+     */
+    private static String abortUpload(URI balancer, String body) throws IOException {
+        try (Socket socket = new Socket(balancer.getHost(), balancer.getPort())) {
+            socket.setSoTimeout(20_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("POST /shop/order HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                    + "Content-Length: 1000\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            socket.shutdownOutput();
+            InputStream in = socket.getInputStream();
+            try {
+                return new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            } catch (SocketException reset) {
+                return "";
+            }
+        }
+    }
+}

@@ -98,7 +98,7 @@ public final class BalancerServer implements AutoCloseable {
         BalancerServer balancer = new BalancerServer(config, random);
         try {
             balancer.server.start();
-            balancer.healthChecker = new HealthChecker(balancer.proxy.getHttpClient(), config.health(), balancer.members);
+            balancer.healthChecker = new HealthChecker(config.name(), config.idleTimeout(), config.health(), balancer.members);
             balancer.healthChecker.start();
         } catch (Exception | Error e) {
             balancer.stop();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cohort.config.HealthCheckConfig;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -13,6 +14,7 @@ import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Result;
 import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * began answering proxied requests neither passes nor fails ({@link Backend#excuseIfLate}): under
  * load a health answer can queue behind the requests, and a busy member is not a dead one. A
  * node's health answer also carries {@code load.spareCapacity}, which the metric policies read.
- * Checks of one member never overlap; checks of different members run concurrently on the proxy's
- * {@link HttpClient}.
+ * Checks of one member never overlap; checks of different members run concurrently, on an
+ * {@link HttpClient} of the checker's own: a check never waits for a connection behind proxied
+ * requests that fill the proxy's {@code max-connections} to the member (long downloads, long polls),
+ * so it measures the member, not the balancer's queue.
  */
 final class HealthChecker implements AutoCloseable {
 
@@ -41,14 +45,33 @@ final class HealthChecker implements AutoCloseable {
         return thread;
     });
 
-    HealthChecker(HttpClient client, HealthCheckConfig config, List<Backend> members) {
-        this.client = client;
+    /**
+     * @param balancerName names the client's threads
+     * @param idleTimeout  how long the client keeps an idle connection to a member (the balancer's {@code idle-timeout},
+     *                     below a node's own, so the checker closes an idle connection first)
+     */
+    HealthChecker(String balancerName, Duration idleTimeout, HealthCheckConfig config, List<Backend> members) {
+        this.client = newClient(balancerName, idleTimeout, config);
         this.config = config;
         this.members = List.copyOf(members);
     }
 
+    /** One connection per member is enough: checks of one member never overlap. */
+    private static HttpClient newClient(String balancerName, Duration idleTimeout, HealthCheckConfig config) {
+        HttpClient client = new HttpClient();
+        QueuedThreadPool threads = new QueuedThreadPool(4, 1);
+        threads.setName("cohort-" + balancerName + "-health");
+        client.setExecutor(threads);
+        client.setMaxConnectionsPerDestination(1);
+        client.setConnectTimeout(config.timeout().toMillis());
+        client.setIdleTimeout(idleTimeout.toMillis());
+        client.setUserAgentField(null);
+        return client;
+    }
+
     /** Starts checking every member, the first check one interval from now. */
-    void start() {
+    void start() throws Exception {
+        client.start();
         members.forEach(this::scheduleNext);
     }
 
@@ -128,5 +151,10 @@ final class HealthChecker implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        try {
+            client.stop();
+        } catch (Exception e) {
+            LOG.debug("Health check client did not stop cleanly", e);
+        }
     }
 }

@@ -147,6 +147,31 @@ class HealthCheckTest {
     }
 
     @Test
+    void aCheckDoesNotQueueBehindRequestsThatFillTheProxysConnectionsToTheMember() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxConnections = 1;
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            Backend member = lb.backend("n1");
+            CompletableFuture<java.net.http.HttpResponse<String>> held = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return lb.get("/hold");
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            n1.awaitHeld(); // the proxy's only connection to n1 waits for this answer
+
+            lb.server.healthChecker().check(member).get();
+
+            assertThat(member.isUp()).as("the check reached the member on a connection of its own").isTrue();
+            assertThat(member.meters().lateTimeouts.count()).as("nor was it excused as late").isZero();
+            n1.releaseHeld();
+            assertThat(held.get(20, java.util.concurrent.TimeUnit.SECONDS).body()).isEqualTo("n1");
+        }
+    }
+
+    @Test
     void onlyATimeoutCloseAfterAnAnswerIsExcused() {
         URI url = URI.create("http://127.0.0.1:1");
         Backend member = new Backend("test", new BalancerMember("n1", "h", url, url, 1), true, new HealthState(1, 1),

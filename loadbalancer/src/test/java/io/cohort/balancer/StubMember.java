@@ -5,6 +5,9 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
@@ -22,7 +25,8 @@ import org.eclipse.jetty.util.Callback;
  * {@code load.spareCapacity}; 200 when healthy, 503 otherwise) and every other request with its
  * own name (body and {@code X-Served-By}). While {@link #healthSilent} it leaves health checks
  * unanswered, as a member too busy to answer them in time. {@code /headers} answers the request headers it got,
- * one per line; a POST answers {@code name:body}; {@code /die} counts the request and then drops
+ * one per line; a POST answers {@code name:body}; {@code /hold} answers only at {@link #releaseHeld};
+ * {@code /die} counts the request and then drops
  * the connection without answering.
  */
 final class StubMember implements AutoCloseable {
@@ -35,6 +39,8 @@ final class StubMember implements AutoCloseable {
     private final AtomicInteger dying = new AtomicInteger();
     private volatile String lastTarget;
     private volatile boolean healthy = true;
+    private final CountDownLatch held = new CountDownLatch(1);
+    private final CountDownLatch release = new CountDownLatch(1);
     private volatile boolean healthSilent;
     private volatile double spareCapacity = 0.5;
 
@@ -98,6 +104,25 @@ final class StubMember implements AutoCloseable {
         return dying.get();
     }
 
+    /** Waits until a request to {@code /hold} arrived; it is answered (200, the name) at {@link #releaseHeld}. */
+    void awaitHeld() throws InterruptedException {
+        if (!held.await(20, TimeUnit.SECONDS)) {
+            throw new AssertionError("no request to /hold reached " + name);
+        }
+    }
+
+    void releaseHeld() {
+        release.countDown();
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Stops listening: connections to its port are refused from now on. */
     @Override
     public void close() {
@@ -120,6 +145,15 @@ final class StubMember implements AutoCloseable {
             response.setStatus(healthy ? 200 : 503);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
             response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);
+            return true;
+        }
+        if (path.equals("/hold")) {
+            held.countDown();
+            CompletableFuture.runAsync(() -> { // answers once released, without holding a server thread
+                await(release);
+                response.setStatus(200);
+                response.write(true, ByteBuffer.wrap(name.getBytes(StandardCharsets.UTF_8)), callback);
+            });
             return true;
         }
         if (path.equals("/die")) {

@@ -46,6 +46,7 @@ final class TestBalancer implements AutoCloseable {
         DataSize maxRequestBody = DataSize.parse("10MB");
         DataSize maxHeaderSize = DataSize.parse("8KiB");
         Duration requestTimeout = Duration.ofSeconds(10);
+        int maxConnections = 64;
         /** Extra members that listen nowhere: name to a port nothing listens on. */
         Map<String, Integer> deadMembers = Map.of();
         /** Extra members that a test serves from its own socket: name to that socket's loopback port. */
@@ -62,7 +63,7 @@ final class TestBalancer implements AutoCloseable {
         settings.socketMembers.forEach((name, port) -> members.add(portMember(name, port)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, Duration.ofSeconds(30),
-                settings.maxRequestBody, settings.maxHeaderSize, 64, Duration.ZERO, settings.health, members, settings.weights);
+                settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, members, settings.weights);
         return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
     }
 

@@ -12,7 +12,8 @@ import java.util.TreeMap;
  * Test application servlet for sessions. {@code ?set=name&value=v} stores a string,
  * {@code ?unserializable=name} tries to store a non-serializable object (answers 400 with the
  * container's message when refused), {@code ?changeId} changes the session id (as a sign-on does),
- * {@code ?invalidate} invalidates; every answer lists the
+ * {@code ?invalidate} invalidates, {@code ?meta} adds a {@code lastAccessedTime=millis} line (what
+ * {@link HttpSession#getLastAccessedTime()} answers during this request); every answer lists the
  * session's attributes as {@code name=value} lines.
  */
 public class SessionServlet extends HttpServlet {
@@ -49,6 +50,9 @@ public class SessionServlet extends HttpServlet {
             attributes.put(key, session.getAttribute(key));
         }
         response.getWriter().print("id=" + session.getId() + "\n");
+        if (request.getParameter("meta") != null) {
+            response.getWriter().print("lastAccessedTime=" + session.getLastAccessedTime() + "\n");
+        }
         attributes.forEach((k, v) -> {
             try {
                 response.getWriter().print(k + "=" + v + "\n");

@@ -11,7 +11,10 @@ import java.util.function.Consumer;
 /**
  * The deserialization filter for session values: a class is accepted when it matches one of the
  * allow patterns, or when the application itself defines it in {@code WEB-INF/classes}; everything
- * else is rejected, as are streams that exceed the size, depth or reference limits.
+ * else is rejected, as are streams that exceed the size, depth or reference limits, and arrays that
+ * declare more elements than the size limit has bytes (every element takes at least one byte of the
+ * stream, so no array in a value within the limit is longer; the check comes before the JDK allocates
+ * the array, which a few dozen bytes could otherwise make it do for gigabytes).
  *
  * <p>Classes from the application's libraries ({@code WEB-INF/lib}) are <em>not</em> accepted by
  * default, because that is where deserialization gadgets live; allow them by pattern in the
@@ -35,13 +38,14 @@ public final class AllowListFilter implements ObjectInputFilter {
             "java.util.concurrent.atomic.*", "java.net.URI", "java.net.URL", "java.util.Locale");
 
     private final ObjectInputFilter limitsAndPatterns;
+    private final long maxArrayLength;
     private final ClassLoader applicationLoader;
     private final LongAdder rejected = new LongAdder();
     private final Consumer<String> onRejectedClass;
 
     /**
      * @param allowPatterns extra patterns on top of {@link #JDK_DEFAULTS}
-     * @param maxBytes maximum stream size
+     * @param maxBytes maximum stream size, and the maximum number of elements of an array
      * @param maxDepth maximum object graph depth
      * @param maxReferences maximum number of references
      * @param applicationLoader the application's class loader; its own classes are allowed
@@ -58,12 +62,16 @@ public final class AllowListFilter implements ObjectInputFilter {
             }
             patterns.add(pattern.strip());
         }
+        this.maxArrayLength = maxBytes;
         String limits = "maxbytes=" + maxBytes + ";maxdepth=" + maxDepth + ";maxrefs=" + maxReferences;
         this.limitsAndPatterns = ObjectInputFilter.Config.createFilter(limits + ";" + String.join(";", patterns));
     }
 
     @Override
     public Status checkInput(FilterInfo info) {
+        if (info.arrayLength() > maxArrayLength) {
+            return reject(null); // a limit, whatever the class: no allow pattern admits it
+        }
         Status status = limitsAndPatterns.checkInput(info);
         if (status == Status.REJECTED) {
             return reject(info.serialClass());

@@ -160,6 +160,17 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void valueOfAClassTheApplicationDefinesInWebInfClassesNeedsNoAllowPattern() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?item=cart&value=EST-1")), "JSESSIONID");
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.body()).contains("cart=CartItem(EST-1)");
+        assertThat(n2.node.metrics().registry().find("cohort.session.deserialization.rejected").counter())
+                .satisfiesAnyOf(counter -> assertThat(counter).isNull(), counter -> assertThat(counter.count()).isZero());
+    }
+
+    @Test
     void valueOfAClassOutsideTheAllowListIsDroppedAndCounted() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 
 /**
  * Test application servlet for sessions. {@code ?set=name&value=v} stores a string,
+ * {@code ?item=name&value=v} a {@link CartItem} (a class of the application's own),
  * {@code ?unserializable=name} tries to store a non-serializable object (answers 400 with the
  * container's message when refused), {@code ?changeId} changes the session id (as a sign-on does),
  * {@code ?invalidate} invalidates, {@code ?meta} adds a {@code lastAccessedTime=millis} line (what
@@ -34,6 +35,10 @@ public class SessionServlet extends HttpServlet {
         String name = request.getParameter("set");
         if (name != null) {
             session.setAttribute(name, request.getParameter("value"));
+        }
+        String item = request.getParameter("item");
+        if (item != null) {
+            session.setAttribute(item, new CartItem(request.getParameter("value")));
         }
         String unserializable = request.getParameter("unserializable");
         if (unserializable != null) {

@@ -16,9 +16,10 @@ import java.util.function.Consumer;
  * stream, so no array in a value within the limit is longer; the check comes before the JDK allocates
  * the array, which a few dozen bytes could otherwise make it do for gigabytes).
  *
- * <p>Classes from the application's libraries ({@code WEB-INF/lib}) are <em>not</em> accepted by
- * default, because that is where deserialization gadgets live; allow them by pattern in the
- * configuration ({@code <serialization><allow pattern="..."/></serialization>}).
+ * <p>Classes from the application's libraries (any archive in {@code WEB-INF/lib}, {@code .jar} or
+ * {@code .zip}) are <em>not</em> accepted by default, because that is where deserialization gadgets
+ * live; allow them by pattern in the configuration
+ * ({@code <serialization><allow pattern="..."/></serialization>}).
  *
  * <p>Patterns use {@link ObjectInputFilter.Config#createFilter} syntax: {@code java.util.*} (a
  * package), {@code com.shop.**} (a package and its sub-packages), {@code com.shop.Cart} (a class).
@@ -102,6 +103,13 @@ public final class AllowListFilter implements ObjectInputFilter {
         return Status.REJECTED;
     }
 
+    /**
+     * Whether the application itself defines the class: the application's loader defined it from the
+     * {@code WEB-INF/classes} directory (its code source is that directory, of an unpacked WAR, an
+     * exploded web application or, as a {@code jar:} URL, a packed WAR). A class from any archive, such as
+     * those Jetty puts on the class path from {@code WEB-INF/lib} ({@code .jar} and {@code .zip}, in any
+     * case), or from anywhere else, is not the application's own.
+     */
     private boolean isApplicationClass(Class<?> type) {
         if (type.getClassLoader() != applicationLoader) {
             return false;
@@ -110,7 +118,7 @@ public final class AllowListFilter implements ObjectInputFilter {
         if (source == null || source.getLocation() == null) {
             return false;
         }
-        String location = source.getLocation().toString();
-        return location.contains("/WEB-INF/classes/") || !location.endsWith(".jar");
+        String path = source.getLocation().getPath();
+        return path != null && path.endsWith("/WEB-INF/classes/");
     }
 }

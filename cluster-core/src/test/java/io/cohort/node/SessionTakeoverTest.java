@@ -12,6 +12,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -117,6 +119,55 @@ class SessionTakeoverTest {
         withCookies(n2, n2.app("/app/session?invalidate"), "JSESSIONID=" + sessionCookie);
 
         assertThat(stores.copies).doesNotContainKey("app/" + id);
+    }
+
+    @Test
+    void copyThatExpiredBeforeTheTakeoverIsNotServedAndIsRemoved() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        // idle 40 minutes with a 30-minute timeout: the owner would have expired it long ago
+        ageCopy(id, Duration.ofMinutes(40), Duration.ofMinutes(30));
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.statusCode()).isEqualTo(200);
+        assertThat(atN2.body()).doesNotContain("id=" + id).doesNotContain("cart=EST-1");
+        assertThat(cookie(atN2, "JSESSIONID")).doesNotStartWith(id).endsWith(".n2");
+        assertThat(stores.copies).as("the expired copy is removed from the store").doesNotContainKey("app/" + id);
+    }
+
+    @Test
+    void copyThatHasNotExpiredIsServedWithItsOwnLastAccessTime() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        // idle 20 minutes with a 30-minute timeout: still alive
+        Instant lastAccessed = ageCopy(id, Duration.ofMinutes(20), Duration.ofMinutes(30));
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session?meta"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.body()).contains("id=" + id, "cart=EST-1",
+                "lastAccessedTime=" + lastAccessed.toEpochMilli() + "\n");
+        assertThat(cookie(atN2, "JSESSIONID")).isEqualTo(id + ".n2");
+    }
+
+    /** Rewrites the stored copy as last accessed {@code idle} ago with the given timeout; its last access. */
+    private Instant ageCopy(String id, Duration idle, Duration timeout) {
+        StoredSession copy = stores.copies.get("app/" + id);
+        Instant lastAccessed = Instant.now().minus(idle);
+        stores.copies.put("app/" + id, new StoredSession(id, copy.version(), lastAccessed.minusSeconds(60), lastAccessed,
+                timeout.toMillis(), copy.attributes()));
+        return lastAccessed;
+    }
+
+    @Test
+    void valueOfAClassTheApplicationDefinesInWebInfClassesNeedsNoAllowPattern() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?item=cart&value=EST-1")), "JSESSIONID");
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.body()).contains("cart=CartItem(EST-1)");
+        assertThat(n2.node.metrics().registry().find("cohort.session.deserialization.rejected").counter())
+                .satisfiesAnyOf(counter -> assertThat(counter).isNull(), counter -> assertThat(counter.count()).isZero());
     }
 
     @Test

@@ -10,9 +10,11 @@ import java.util.TreeMap;
 
 /**
  * Test application servlet for sessions. {@code ?set=name&value=v} stores a string,
+ * {@code ?item=name&value=v} a {@link CartItem} (a class of the application's own),
  * {@code ?unserializable=name} tries to store a non-serializable object (answers 400 with the
  * container's message when refused), {@code ?changeId} changes the session id (as a sign-on does),
- * {@code ?invalidate} invalidates; every answer lists the
+ * {@code ?invalidate} invalidates, {@code ?meta} adds a {@code lastAccessedTime=millis} line (what
+ * {@link HttpSession#getLastAccessedTime()} answers during this request); every answer lists the
  * session's attributes as {@code name=value} lines.
  */
 public class SessionServlet extends HttpServlet {
@@ -34,6 +36,10 @@ public class SessionServlet extends HttpServlet {
         if (name != null) {
             session.setAttribute(name, request.getParameter("value"));
         }
+        String item = request.getParameter("item");
+        if (item != null) {
+            session.setAttribute(item, new CartItem(request.getParameter("value")));
+        }
         String unserializable = request.getParameter("unserializable");
         if (unserializable != null) {
             try {
@@ -49,6 +55,9 @@ public class SessionServlet extends HttpServlet {
             attributes.put(key, session.getAttribute(key));
         }
         response.getWriter().print("id=" + session.getId() + "\n");
+        if (request.getParameter("meta") != null) {
+            response.getWriter().print("lastAccessedTime=" + session.getLastAccessedTime() + "\n");
+        }
         attributes.forEach((k, v) -> {
             try {
                 response.getWriter().print(k + "=" + v + "\n");

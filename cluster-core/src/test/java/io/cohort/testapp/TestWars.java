@@ -13,13 +13,13 @@ import java.util.zip.ZipOutputStream;
 
 /**
  * Builds small standard WARs for tests: a servlet, a JSP using JSTL, a session servlet, and no
- * container-specific files. The servlet classes are copied from the test class path into
- * {@code WEB-INF/classes}.
+ * container-specific files. The servlet classes and the session value class {@link CartItem} are
+ * copied from the test class path into {@code WEB-INF/classes}.
  */
 public final class TestWars {
 
-    private static final List<Class<?>> SERVLETS = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
-            LoaderServlet.class);
+    private static final List<Class<?>> CLASSES = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
+            LoaderServlet.class, CartItem.class);
 
     private TestWars() {
     }
@@ -36,7 +36,7 @@ public final class TestWars {
                     <%@ page contentType="text/plain" %><%@ taglib prefix="c" uri="jakarta.tags.core" %>\
                     <c:forEach var="i" begin="1" end="3">jsp-${i} </c:forEach>version <c:out value="${initParam.version}"/>\
                     ${notSetInAnyScope}""");
-            for (Class<?> servlet : SERVLETS) {
+            for (Class<?> servlet : CLASSES) {
                 String resource = servlet.getName().replace('.', '/') + ".class";
                 try (InputStream bytes = servlet.getClassLoader().getResourceAsStream(resource)) {
                     war.putNextEntry(new ZipEntry("WEB-INF/classes/" + resource));

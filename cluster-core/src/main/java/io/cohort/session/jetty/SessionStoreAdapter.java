@@ -6,6 +6,7 @@ import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import io.cohort.session.serial.RejectedValueException;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *       cache shuts down;</li>
  *   <li>{@code load()} on a cache miss becomes {@link SessionStore#load}, with values deserialized
  *       through the application's filter (a rejected value is dropped, counted and logged; the rest
- *       of the session survives);</li>
+ *       of the session survives); a copy that has already expired is not loaded but removed;</li>
  *   <li>{@code delete()} becomes {@link SessionStore#removed}.</li>
  * </ul>
  * Attribute changes reach the store from {@link TrackedSessionData}, and id changes from
@@ -109,6 +110,18 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         }
     }
 
+    /**
+     * Loads a session this node does not hold from the store, which hands its ownership to this node.
+     *
+     * <p>A copy that expired before now ({@link StoredSession#isExpiredAt}: its last access plus its
+     * maximum inactive interval is past) is not returned: this node, its owner now, decides that the
+     * session expired, reports it to the store as {@link RemovalCause#EXPIRED} (every other copy goes)
+     * and answers {@code null}, so the request gets a new session. Backups never resurrect a session.
+     *
+     * <p>A live copy keeps its own access times: the returned data was last accessed at the copy's last
+     * access and expires at that time plus the inactive interval, so Jetty's access at the start of the
+     * request makes that time the session's {@code getLastAccessedTime()} and restarts the interval.
+     */
     @Override
     public SessionData doLoad(String id) {
         Optional<StoredSession> found = store.load(id);
@@ -117,13 +130,20 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         }
         StoredSession copy = found.get();
         long now = System.currentTimeMillis();
+        if (copy.isExpiredAt(Instant.ofEpochMilli(now))) {
+            LOG.debug("Session {} of {}: the stored copy expired at {}; not loaded, removed", id,
+                    storeContext.application(), copy.lastAccessed().plusMillis(copy.maxInactiveMillis()));
+            store.removed(id, RemovalCause.EXPIRED);
+            return null;
+        }
+        long lastAccessed = copy.lastAccessed().toEpochMilli();
         TrackedSessionData data = new TrackedSessionData(this, storeContext.codec(), storeContext.distributable(),
                 id, _context.getCanonicalContextPath(), _context.getVhost(), copy.created().toEpochMilli(),
-                now, copy.lastAccessed().toEpochMilli(), copy.maxInactiveMillis());
+                lastAccessed, lastAccessed, copy.maxInactiveMillis());
         data.putAllAttributes(deserialize(copy));
         data.restoreVersion(copy.version());
         data.setLastSaved(now);
-        data.calcAndSetExpiry(now);
+        data.calcAndSetExpiry(lastAccessed);
         return data;
     }
 

@@ -11,11 +11,15 @@ import java.util.function.Consumer;
 /**
  * The deserialization filter for session values: a class is accepted when it matches one of the
  * allow patterns, or when the application itself defines it in {@code WEB-INF/classes}; everything
- * else is rejected, as are streams that exceed the size, depth or reference limits.
+ * else is rejected, as are streams that exceed the size, depth or reference limits, and arrays that
+ * declare more elements than the size limit has bytes (every element takes at least one byte of the
+ * stream, so no array in a value within the limit is longer; the check comes before the JDK allocates
+ * the array, which a few dozen bytes could otherwise make it do for gigabytes).
  *
- * <p>Classes from the application's libraries ({@code WEB-INF/lib}) are <em>not</em> accepted by
- * default, because that is where deserialization gadgets live; allow them by pattern in the
- * configuration ({@code <serialization><allow pattern="..."/></serialization>}).
+ * <p>Classes from the application's libraries (any archive in {@code WEB-INF/lib}, {@code .jar} or
+ * {@code .zip}) are <em>not</em> accepted by default, because that is where deserialization gadgets
+ * live; allow them by pattern in the configuration
+ * ({@code <serialization><allow pattern="..."/></serialization>}).
  *
  * <p>Patterns use {@link ObjectInputFilter.Config#createFilter} syntax: {@code java.util.*} (a
  * package), {@code com.shop.**} (a package and its sub-packages), {@code com.shop.Cart} (a class).
@@ -35,13 +39,14 @@ public final class AllowListFilter implements ObjectInputFilter {
             "java.util.concurrent.atomic.*", "java.net.URI", "java.net.URL", "java.util.Locale");
 
     private final ObjectInputFilter limitsAndPatterns;
+    private final long maxArrayLength;
     private final ClassLoader applicationLoader;
     private final LongAdder rejected = new LongAdder();
     private final Consumer<String> onRejectedClass;
 
     /**
      * @param allowPatterns extra patterns on top of {@link #JDK_DEFAULTS}
-     * @param maxBytes maximum stream size
+     * @param maxBytes maximum stream size, and the maximum number of elements of an array
      * @param maxDepth maximum object graph depth
      * @param maxReferences maximum number of references
      * @param applicationLoader the application's class loader; its own classes are allowed
@@ -58,12 +63,16 @@ public final class AllowListFilter implements ObjectInputFilter {
             }
             patterns.add(pattern.strip());
         }
+        this.maxArrayLength = maxBytes;
         String limits = "maxbytes=" + maxBytes + ";maxdepth=" + maxDepth + ";maxrefs=" + maxReferences;
         this.limitsAndPatterns = ObjectInputFilter.Config.createFilter(limits + ";" + String.join(";", patterns));
     }
 
     @Override
     public Status checkInput(FilterInfo info) {
+        if (info.arrayLength() > maxArrayLength) {
+            return reject(null); // a limit, whatever the class: no allow pattern admits it
+        }
         Status status = limitsAndPatterns.checkInput(info);
         if (status == Status.REJECTED) {
             return reject(info.serialClass());
@@ -94,6 +103,13 @@ public final class AllowListFilter implements ObjectInputFilter {
         return Status.REJECTED;
     }
 
+    /**
+     * Whether the application itself defines the class: the application's loader defined it from the
+     * {@code WEB-INF/classes} directory (its code source is that directory, of an unpacked WAR, an
+     * exploded web application or, as a {@code jar:} URL, a packed WAR). A class from any archive, such as
+     * those Jetty puts on the class path from {@code WEB-INF/lib} ({@code .jar} and {@code .zip}, in any
+     * case), or from anywhere else, is not the application's own.
+     */
     private boolean isApplicationClass(Class<?> type) {
         if (type.getClassLoader() != applicationLoader) {
             return false;
@@ -102,7 +118,7 @@ public final class AllowListFilter implements ObjectInputFilter {
         if (source == null || source.getLocation() == null) {
             return false;
         }
-        String location = source.getLocation().toString();
-        return location.contains("/WEB-INF/classes/") || !location.endsWith(".jar");
+        String path = source.getLocation().getPath();
+        return path != null && path.endsWith("/WEB-INF/classes/");
     }
 }

@@ -88,6 +88,41 @@ class SessionValueCodecTest {
     }
 
     @Test
+    void arrayDeclaringMoreElementsThanTheByteLimitIsRejectedBeforeItIsAllocated() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        // a few dozen bytes each: Object[MAX - 8] needs more than any test heap (OutOfMemoryError if allocated),
+        // long[200 million] 1.6 GB (allocated, then the stream ends)
+        byte[] objects = declaringLength(new Object[0], Integer.MAX_VALUE - 8);
+        byte[] longs = declaringLength(new long[0], 200_000_000);
+        assertThat(longs.length).isLessThan(40);
+
+        assertThatThrownBy(() -> codec.deserialize("objects", objects))
+                .isInstanceOf(RejectedValueException.class).hasMessageContaining("rejected by the deserialization filter");
+        assertThatThrownBy(() -> codec.deserialize("longs", longs))
+                .isInstanceOf(RejectedValueException.class).hasMessageContaining("rejected by the deserialization filter");
+        assertThat(rejected).as("a limit, not a class an allow pattern could admit")
+                .containsExactly("(limit exceeded)", "(limit exceeded)");
+    }
+
+    @Test
+    void arrayThatFitsTheByteLimitIsAccepted() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1_000, 20);
+        byte[] bytes = codec.serialize("small", new byte[950]);
+        assertThat(bytes.length).isLessThanOrEqualTo(1_000);
+
+        assertThat((byte[]) codec.deserialize("small", bytes)).hasSize(950);
+        assertThat((long[]) codec.deserialize("longs", codec.serialize("longs", new long[100]))).hasSize(100);
+        assertThat(rejected).isEmpty();
+    }
+
+    /** The bytes of an empty array with its length field rewritten: a stream that declares {@code length} elements. */
+    private static byte[] declaringLength(Object emptyArray, int length) throws Exception {
+        byte[] bytes = freshStreamBytes(emptyArray);
+        java.nio.ByteBuffer.wrap(bytes).putInt(bytes.length - 4, length); // the length is the stream's last field
+        return bytes;
+    }
+
+    @Test
     void malformedBytesAreRejectedNotThrownAsSomethingElse() {
         SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
 

@@ -68,7 +68,9 @@ public interface SessionStore {
     /**
      * Finds a session this node does not hold, e.g. because its owner died or restarted. A store that
      * returns a session hands ownership to the calling node: it must no longer return the same copy
-     * to another node as current.
+     * to another node as current. The copy's last access may lag the owner's, but by no more than a
+     * quarter of the session's inactive interval: a replicating store refreshes it at least that often
+     * while the session is in use ({@link StoredSession#expiredBeyondDoubtAt}).
      *
      * @param id the session id without route suffix
      * @return the newest copy that can be found within the store's lookup bound, or empty

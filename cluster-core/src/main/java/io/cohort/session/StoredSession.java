@@ -36,6 +36,16 @@ public record StoredSession(
         return maxInactiveMillis > 0 && lastAccessed.plusMillis(maxInactiveMillis).isBefore(now);
     }
 
+    /**
+     * Whether the session had expired at {@code now} whatever its owner saw last: a copy's last access may lag the
+     * owner's by up to a quarter of the inactive interval ({@link SessionStore#load}), so the copy must have outlived
+     * its interval by more than that quarter. A node that takes a session over uses this, not {@link #isExpiredAt}:
+     * a user who was active within the interval keeps the session, and one who left for longer does not get it back.
+     */
+    public boolean expiredBeyondDoubtAt(Instant now) {
+        return maxInactiveMillis > 0 && lastAccessed.plusMillis(maxInactiveMillis + maxInactiveMillis / 4).isBefore(now);
+    }
+
     /** Takes a complete snapshot of a live session. */
     public static StoredSession of(LiveSession session) {
         var values = new java.util.HashMap<String, byte[]>();

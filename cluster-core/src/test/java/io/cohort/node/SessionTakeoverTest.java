@@ -125,7 +125,8 @@ class SessionTakeoverTest {
     void copyThatExpiredBeforeTheTakeoverIsNotServedAndIsRemoved() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
-        // idle 40 minutes with a 30-minute timeout: the owner would have expired it long ago
+        // idle 40 minutes with a 30-minute timeout: the owner would have expired it long ago, even had it seen
+        // accesses up to a quarter of the timeout (7.5 minutes) after the copy's last touch
         ageCopy(id, Duration.ofMinutes(40), Duration.ofMinutes(30));
 
         HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
@@ -147,6 +148,20 @@ class SessionTakeoverTest {
 
         assertThat(atN2.body()).contains("id=" + id, "cart=EST-1",
                 "lastAccessedTime=" + lastAccessed.toEpochMilli() + "\n");
+        assertThat(cookie(atN2, "JSESSIONID")).isEqualTo(id + ".n2");
+    }
+
+    @Test
+    void copyPastItsTimeoutByLessThanAQuarterIsServedBecauseTheOwnerMayHaveSeenLaterAccesses() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        // idle 35 minutes by the copy with a 30-minute timeout: touches refresh a copy's last access only every quarter
+        // of the timeout, so the user may have been active 27.5 minutes ago
+        ageCopy(id, Duration.ofMinutes(35), Duration.ofMinutes(30));
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.body()).contains("id=" + id, "cart=EST-1");
         assertThat(cookie(atN2, "JSESSIONID")).isEqualTo(id + ".n2");
     }
 

@@ -113,14 +113,16 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
     /**
      * Loads a session this node does not hold from the store, which hands its ownership to this node.
      *
-     * <p>A copy that expired before now ({@link StoredSession#isExpiredAt}: its last access plus its
-     * maximum inactive interval is past) is not returned: this node, its owner now, decides that the
+     * <p>A copy that had expired whatever its owner saw last ({@link StoredSession#expiredBeyondDoubtAt}:
+     * its last access plus its maximum inactive interval, plus the quarter of it by which a copy's last
+     * access may lag the owner's, is past) is not returned: this node, its owner now, decides that the
      * session expired, reports it to the store as {@link RemovalCause#EXPIRED} (every other copy goes)
      * and answers {@code null}, so the request gets a new session. Backups never resurrect a session.
      *
      * <p>A live copy keeps its own access times: the returned data was last accessed at the copy's last
-     * access and expires at that time plus the inactive interval, so Jetty's access at the start of the
-     * request makes that time the session's {@code getLastAccessedTime()} and restarts the interval.
+     * access and expires at that time plus the inactive interval (or, for a copy past its interval by
+     * less than its possible lag, now plus the interval), so Jetty's access at the start of the request
+     * makes that time the session's {@code getLastAccessedTime()} and restarts the interval.
      */
     @Override
     public SessionData doLoad(String id) {
@@ -130,7 +132,7 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         }
         StoredSession copy = found.get();
         long now = System.currentTimeMillis();
-        if (copy.isExpiredAt(Instant.ofEpochMilli(now))) {
+        if (copy.expiredBeyondDoubtAt(Instant.ofEpochMilli(now))) {
             LOG.debug("Session {} of {}: the stored copy expired at {}; not loaded, removed", id,
                     storeContext.application(), copy.lastAccessed().plusMillis(copy.maxInactiveMillis()));
             store.removed(id, RemovalCause.EXPIRED);
@@ -143,7 +145,9 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         data.putAllAttributes(deserialize(copy));
         data.restoreVersion(copy.version());
         data.setLastSaved(now);
-        data.calcAndSetExpiry(lastAccessed);
+        // past its interval by less than the copy's possible lag: the owner may have seen a later access, so the
+        // session is given the benefit of the doubt and its interval runs from now
+        data.calcAndSetExpiry(copy.isExpiredAt(Instant.ofEpochMilli(now)) ? now : lastAccessed);
         return data;
     }
 

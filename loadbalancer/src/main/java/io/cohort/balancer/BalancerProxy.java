@@ -198,6 +198,26 @@ final class BalancerProxy extends ProxyHandler {
         super.sendProxyToServerRequest(request, toMember, response, callback);
     }
 
+    /**
+     * Jetty's response listener drops the fixed hop-by-hop headers; this one also drops the headers the member's own
+     * {@code Connection} header names (RFC 9110 §7.6.1): they belong to the connection between member and balancer.
+     */
+    @Override
+    protected org.eclipse.jetty.client.Response.CompleteListener newServerToProxyResponseListener(Request request,
+            org.eclipse.jetty.client.Request toMember, Response response, Callback callback) {
+        return new ProxyResponseListener(request, toMember, response, callback) {
+            @Override
+            public void onHeaders(org.eclipse.jetty.client.Response fromMember) {
+                super.onHeaders(fromMember);
+                for (String named : fromMember.getHeaders().getCSV(HttpHeader.CONNECTION, false)) {
+                    if (!named.isBlank() && !ROUTED_HEADER.equalsIgnoreCase(named.strip())) {
+                        response.getHeaders().remove(named.strip());
+                    }
+                }
+            }
+        };
+    }
+
     @Override
     protected HttpField filterServerToProxyResponseField(HttpField field) {
         return ROUTED_HEADER.equalsIgnoreCase(field.getName()) ? null : field;

@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.config.DataSize;
 import io.cohort.config.Policy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -44,6 +50,42 @@ class HygieneTest {
             assertThat(answer.status()).isEqualTo(200);
             assertThat(answer.body()).contains("X-Kept: yes").doesNotContain("s3cret").doesNotContain("Keep-Alive")
                     .doesNotContain("Proxy-Authorization").doesNotContainIgnoringCase("\nTE:");
+        }
+    }
+
+    @Test
+    void headersTheMembersConnectionHeaderNamesDoNotReachTheClient() throws Exception {
+        try (ServerSocket member = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread answering = new Thread(() -> {
+                try (Socket connection = member.accept()) {
+                    InputStream in = connection.getInputStream();
+                    StringBuilder head = new StringBuilder();
+                    while (!head.toString().endsWith("\r\n\r\n")) {
+                        int b = in.read();
+                        if (b < 0) {
+                            return;
+                        }
+                        head.append((char) b);
+                    }
+                    connection.getOutputStream().write(("HTTP/1.1 200 OK\r\nConnection: X-Member-Secret, keep-alive\r\n"
+                            + "X-Member-Secret: s3cret\r\nX-Kept: yes\r\nContent-Length: 2\r\n\r\nok")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    connection.getOutputStream().flush();
+                    Thread.sleep(500);
+                } catch (IOException | InterruptedException e) {
+                    // the test reports what the client saw
+                }
+            });
+            answering.setDaemon(true);
+            answering.start();
+            TestBalancer.Settings settings = new TestBalancer.Settings();
+            settings.socketMembers = Map.of("n1", member.getLocalPort());
+            try (TestBalancer lb = TestBalancer.start(settings)) {
+                RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), "GET / HTTP/1.1\r\nHost: localhost\r\nConnection: close");
+
+                assertThat(answer.status()).isEqualTo(200);
+                assertThat(answer.head()).contains("X-Kept: yes").doesNotContain("s3cret").doesNotContain("X-Member-Secret");
+            }
         }
     }
 

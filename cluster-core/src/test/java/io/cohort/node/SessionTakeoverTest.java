@@ -122,6 +122,20 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void anInvalidationTellsTheStoreOfTheRemovalNotOfEachAttributeItClears() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=a&value=1")), "JSESSIONID");
+        withCookies(n1, n1.app("/app/session?set=b&value=2"), "JSESSIONID=" + sessionCookie);
+        withCookies(n1, n1.app("/app/session?set=c&value=3"), "JSESSIONID=" + sessionCookie);
+        assertThat(stores.attributeChanges).containsExactly("a", "b", "c");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+
+        withCookies(n1, n1.app("/app/session?invalidate"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(stores.attributeChanges).as("no change per cleared attribute").containsExactly("a", "b", "c");
+        assertThat(stores.copies).doesNotContainKey("app/" + id);
+    }
+
+    @Test
     void copyThatExpiredBeforeTheTakeoverIsNotServedAndIsRemoved() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));

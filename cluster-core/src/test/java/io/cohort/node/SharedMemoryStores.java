@@ -26,6 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SharedMemoryStores implements SessionStoreProvider {
 
     final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
+    /** The names of attributes whose change any store was told of, in order. */
+    final List<String> attributeChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<String> holders;
 
     SharedMemoryStores(List<String> holders) {
@@ -71,7 +73,10 @@ final class SharedMemoryStores implements SessionStoreProvider {
         @Override public void start(SessionStoreContext context) { }
         @Override public void stop() { }
         @Override public void created(LiveSession session) { }
-        @Override public void attributeChanged(LiveSession session, String name) { }
+        @Override
+        public void attributeChanged(LiveSession session, String name) {
+            attributeChanges.add(name);
+        }
 
         @Override
         public void requestCompleted(LiveSession session) {

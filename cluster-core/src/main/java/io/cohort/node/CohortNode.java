@@ -247,6 +247,7 @@ public final class CohortNode implements AutoCloseable {
         quietly("server", server::stop);
         quietly("applications", () -> { if (deployer != null) deployer.stopAll(); });
         quietly("replication", () -> replicatingStores.ifPresent(SessionStoreFactory::close));
+        quietly("local sessions", () -> { if (localStores != null) localStores.close(); });
         quietly("data sources", () -> { if (dataSources != null) dataSources.close(); });
         quietly("metrics", metrics::close);
         state = NodeState.STOPPED;

@@ -14,6 +14,7 @@ final class BalancerMetrics implements AutoCloseable {
     private final NodeMetrics metrics;
     private final Counter unavailable;
     private final Counter refused;
+    private final Counter clientAborted;
 
     BalancerMetrics(String balancerName) {
         metrics = new NodeMetrics("balancer", balancerName);
@@ -22,6 +23,9 @@ final class BalancerMetrics implements AutoCloseable {
                 .register(registry);
         refused = Counter.builder("cohort.balancer.refused")
                 .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies, malformed targets")
+                .register(registry);
+        clientAborted = Counter.builder("cohort.balancer.client.aborted")
+                .description("answers the client did not take to the end (it closed the connection, or stopped reading)")
                 .register(registry);
     }
 
@@ -40,6 +44,14 @@ final class BalancerMetrics implements AutoCloseable {
 
     void refused() {
         refused.increment();
+    }
+
+    void clientAborted() {
+        clientAborted.increment();
+    }
+
+    double clientAbortedCount() {
+        return clientAborted.count();
     }
 
     /** All meters in the Prometheus text exposition format (version 0.0.4). */

@@ -14,6 +14,7 @@ import org.eclipse.jetty.http.HttpScheme;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.io.ClientConnector;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.proxy.ProxyHandler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -201,11 +202,24 @@ final class BalancerProxy extends ProxyHandler {
     /**
      * Jetty's response listener drops the fixed hop-by-hop headers; this one also drops the headers the member's own
      * {@code Connection} header names (RFC 9110 §7.6.1): they belong to the connection between member and balancer.
+     * And it notes when writing the answer to the client failed (Jetty then aborts the member's answer), so that
+     * failure is counted as the client's, not as the member's error.
      */
     @Override
     protected org.eclipse.jetty.client.Response.CompleteListener newServerToProxyResponseListener(Request request,
             org.eclipse.jetty.client.Request toMember, Response response, Callback callback) {
+        Exchange exchange = exchange(request);
         return new ProxyResponseListener(request, toMember, response, callback) {
+            private ClientWriteWatch watch; // one per answer; chunks arrive one at a time
+
+            @Override
+            public void onContent(org.eclipse.jetty.client.Response fromMember, Content.Chunk chunk, Runnable demander) {
+                if (watch == null || !watch.watches(fromMember)) {
+                    watch = new ClientWriteWatch(fromMember, exchange);
+                }
+                super.onContent(watch, chunk, demander);
+            }
+
             @Override
             public void onHeaders(org.eclipse.jetty.client.Response fromMember) {
                 super.onHeaders(fromMember);
@@ -235,6 +249,13 @@ final class BalancerProxy extends ProxyHandler {
             LOG.debug("{} {} to {} failed reading the client's body: {}", request.getMethod(), request.getHttpURI().getPath(), backend,
                     clientFailure.toString());
             answerClientBodyFailure(exchange, response, callback, clientFailure);
+            return;
+        }
+        if (exchange.clientWriteFailed()) {
+            // the client went away while the answer streamed to it: Jetty aborts the member's answer with the
+            // client's write failure, which is no fault of the member
+            metrics.clientAborted();
+            callback.failed(failure);
             return;
         }
         backend.meters().errors.increment();
@@ -316,7 +337,7 @@ final class BalancerProxy extends ProxyHandler {
                                                   Throwable failure) {
         Exchange exchange = exchange(request);
         exchange.end();
-        exchange.backend().meters().errors.increment();
+        metrics.clientAborted(); // the member answered in full; writing its answer to the client failed
         super.onProxyToClientResponseFailure(request, toMember, fromMember, response, callback, failure);
     }
 

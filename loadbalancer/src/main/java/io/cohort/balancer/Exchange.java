@@ -23,6 +23,7 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     GuardedRequestContent content;
     private volatile boolean sent;
     private volatile boolean answered;
+    private volatile boolean clientWriteFailed;
     private boolean inFlight;
 
     Exchange(SessionRoute session, String target, boolean idempotent) {
@@ -41,6 +42,7 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
         attempts++;
         sent = false;
         answered = false;
+        clientWriteFailed = false;
         content = null;
         inFlight = true;
         next.backend().requestStarted();
@@ -58,6 +60,16 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     /** Whether the request head went out to the member (connection established, bytes written). */
     boolean sent() {
         return sent;
+    }
+
+    /** Writing the member's answer to the client failed: the client went away or stopped reading. */
+    void clientWriteFailed(boolean failed) {
+        clientWriteFailed = failed;
+    }
+
+    /** Whether writing the member's answer to the client failed (then the member's answer was aborted for it). */
+    boolean clientWriteFailed() {
+        return clientWriteFailed;
     }
 
     /** Whether the member began an answer. */

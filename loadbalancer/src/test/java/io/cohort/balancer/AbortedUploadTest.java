@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,6 +52,28 @@ class AbortedUploadTest {
             }
             assertThat(servedBy).as("members that served the next requests").containsExactlyInAnyOrder("n1", "n2");
             assertThat(answer).as("what the client, still reading, got").startsWith("HTTP/1.1 400 ");
+        }
+    }
+
+    @Test
+    void aDownloadTheClientAbortsIsCountedAsTheClientsNotAsTheMembersError() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            try (Socket socket = new Socket(lb.server.uri().getHost(), lb.server.uri().getPort())) {
+                socket.getOutputStream().write("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                socket.getInputStream().readNBytes(1024); // the answer began
+                socket.setSoLinger(true, 0); // closing resets the connection: the balancer's next write fails
+            }
+            lb.awaitNothingInFlight();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (lb.server.metrics().clientAbortedCount() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+
+            Backend member = lb.backend("n1");
+            assertThat(lb.server.metrics().clientAbortedCount()).isEqualTo(1.0);
+            assertThat(member.meters().errors.count()).as("the member answered in full").isZero();
+            assertThat(member.isUp()).isTrue();
         }
     }
 

@@ -25,7 +25,8 @@ import org.eclipse.jetty.util.Callback;
  * {@code load.spareCapacity}; 200 when healthy, 503 otherwise) and every other request with its
  * own name (body and {@code X-Served-By}). While {@link #healthSilent} it leaves health checks
  * unanswered, as a member too busy to answer them in time. {@code /headers} answers the request headers it got,
- * one per line; a POST answers {@code name:body}; {@code /hold} answers only at {@link #releaseHeld};
+ * one per line; a POST answers {@code name:body}; {@code /hold} answers only at {@link #releaseHeld}; {@code /big}
+ * answers 64 MiB of zeros;
  * {@code /die} counts the request and then drops
  * the connection without answering.
  */
@@ -154,6 +155,11 @@ final class StubMember implements AutoCloseable {
                 response.setStatus(200);
                 response.write(true, ByteBuffer.wrap(name.getBytes(StandardCharsets.UTF_8)), callback);
             });
+            return true;
+        }
+        if (path.equals("/big")) { // 64 MiB, more than socket buffers hold: a client that stops reading makes the write fail
+            response.setStatus(200);
+            response.write(true, ByteBuffer.allocate(64 << 20), callback);
             return true;
         }
         if (path.equals("/die")) {

@@ -29,14 +29,17 @@ public final class AllowListFilter implements ObjectInputFilter {
 
     /**
      * JDK value types that sessions commonly hold ({@code java.lang.Object} for the {@code Object[]}
-     * inside collections; a bare {@code Object} is not serializable anyway).
+     * inside collections; a bare {@code Object} is not serializable anyway). Not {@code java.net.URL}:
+     * its {@code hashCode} resolves the host name, so a {@code HashMap} key of a crafted value makes the
+     * receiving node look up any name the sender chose (the "URLDNS" probe); allow it by pattern if a
+     * session must hold one.
      */
     public static final List<String> JDK_DEFAULTS = List.of(
             "java.lang.Object", "java.lang.String", "java.lang.Number", "java.lang.Integer", "java.lang.Long",
             "java.lang.Short", "java.lang.Byte", "java.lang.Double", "java.lang.Float",
             "java.lang.Boolean", "java.lang.Character", "java.lang.Enum", "java.lang.Record",
             "java.math.*", "java.time.*", "java.util.*", "java.util.concurrent.*",
-            "java.util.concurrent.atomic.*", "java.net.URI", "java.net.URL", "java.util.Locale");
+            "java.util.concurrent.atomic.*", "java.net.URI", "java.util.Locale");
 
     private final ObjectInputFilter limitsAndPatterns;
     private final long maxArrayLength;

@@ -56,6 +56,19 @@ class SessionValueCodecTest {
     }
 
     @Test
+    void aUrlIsNotAcceptedByDefaultBecauseItsHashCodeLooksItsHostUp() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        // the URLDNS probe: deserializing the map rehashes its keys, and URL.hashCode resolves the host (a literal
+        // address here, so that the accepted case below looks nothing up)
+        byte[] probe = codec.serialize("probe", new HashMap<>(Map.of(new java.net.URL("http://127.0.0.1/"), "x")));
+
+        assertThatThrownBy(() -> codec.deserialize("probe", probe)).isInstanceOf(RejectedValueException.class);
+        assertThat(rejected).containsExactly("java.net.URL");
+        assertThat(codec(List.of("java.net.URL"), 1 << 20, 20).deserialize("probe", probe)).as("allowed by pattern")
+                .isInstanceOf(Map.class);
+    }
+
+    @Test
     void classAllowedByPatternIsAccepted() throws Exception {
         SessionValueCodec codec = codec(List.of("io.cohort.session.serial.*"), 1 << 20, 20);
         Item item = new Item("EST-1", new BigDecimal("16.50"));

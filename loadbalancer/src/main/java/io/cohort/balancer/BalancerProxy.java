@@ -36,8 +36,8 @@ import org.slf4j.LoggerFactory;
  * which also percent-encodes what members are sent). It only ever connects to configured members.
  *
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
- * cannot run the request twice: the request never reached the member (the connection failed), or
- * it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE) and its body, if any, was not read yet. A
+ * cannot run the request twice: none of its body was read, and either it never reached the member
+ * (the connection failed) or it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE). A
  * member whose connection failed is marked down at once. A timeout is never retried (504). An
  * attempt that failed because the client's body could not be read (it ended early, stalled, was
  * malformed or grew past the limit) is the client's failure: it counts against no member (no
@@ -310,12 +310,18 @@ final class BalancerProxy extends ProxyHandler {
         }
     }
 
-    /** The retry rule: at most one retry, only before any answer, and only when running twice is impossible. */
+    /**
+     * The retry rule: at most one retry, only before any answer, and only when running twice is impossible. A request
+     * whose body was read is never retried, whether or not its head was reported sent: HttpClient reads the first chunk
+     * of the body just before it writes the head, and reports the head sent only after the write completed, so a
+     * member can have received the whole request, and died, before {@link Exchange#sent()} turned true.
+     */
     private static boolean retryable(Exchange exchange, Response response, Throwable failure) {
-        if (exchange.attempts > 1 || exchange.answered() || response.isCommitted() || isTimeout(failure)) {
+        if (exchange.attempts > 1 || exchange.answered() || response.isCommitted() || isTimeout(failure)
+                || exchange.bodyTouched()) {
             return false;
         }
-        return !exchange.sent() || (exchange.idempotent && !exchange.bodyTouched());
+        return !exchange.sent() || exchange.idempotent;
     }
 
     private static boolean isTimeout(Throwable failure) {

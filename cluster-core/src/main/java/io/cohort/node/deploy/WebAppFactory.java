@@ -2,7 +2,6 @@ package io.cohort.node.deploy;
 
 import io.cohort.session.jetty.BackupRouteFilter;
 import io.cohort.session.jetty.CohortSessionCache;
-import io.cohort.session.jetty.InvalidationListener;
 import io.cohort.session.jetty.SessionStoreAdapter;
 import io.cohort.session.jetty.StoreBinding;
 import jakarta.servlet.DispatcherType;
@@ -71,7 +70,6 @@ final class WebAppFactory {
         // attribute changes are flushed at response commit; access-time-only saves at most once a minute
         adapter.setSavePeriodSec(60);
         sessions.setSessionCache(new CohortSessionCache(sessions, adapter));
-        sessions.addEventListener(new InvalidationListener());
         context.addFilter(new FilterHolder(new BackupRouteFilter(adapter)), "/*", EnumSet.of(DispatcherType.REQUEST));
         return context;
     }

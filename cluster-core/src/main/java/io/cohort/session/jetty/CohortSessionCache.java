@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.eclipse.jetty.session.DefaultSessionCache;
 import org.eclipse.jetty.session.ManagedSession;
+import org.eclipse.jetty.session.SessionData;
 import org.eclipse.jetty.session.SessionManager;
 import org.eclipse.jetty.util.thread.AutoLock;
 
@@ -31,6 +32,16 @@ public final class CohortSessionCache extends DefaultSessionCache {
         this.adapter = adapter;
         setSessionDataStore(adapter);
         setFlushOnResponseCommit(true);
+    }
+
+    /** Every session, created or loaded, is attached to its tracked data, which then knows when it is being invalidated. */
+    @Override
+    public ManagedSession newSession(SessionData data) {
+        ManagedSession session = super.newSession(data);
+        if (data instanceof TrackedSessionData tracked) {
+            tracked.attach(session);
+        }
+        return session;
     }
 
     @Override

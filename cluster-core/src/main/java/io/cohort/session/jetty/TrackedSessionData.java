@@ -5,6 +5,7 @@ import io.cohort.session.serial.SessionValueCodec;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.eclipse.jetty.session.ManagedSession;
 import org.eclipse.jetty.session.SessionData;
 
 /**
@@ -27,6 +28,8 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     private long version;
     private boolean announced;
     private boolean removed;
+    /** The session Jetty manages with this data; null until the cache attaches it. */
+    private transient ManagedSession session;
 
     TrackedSessionData(SessionEvents events, SessionValueCodec codec, boolean distributable, String id,
             String contextPath, String vhost, long created, long accessed, long lastAccessed, long maxInactiveMs) {
@@ -46,13 +49,27 @@ final class TrackedSessionData extends SessionData implements LiveSession {
             return null;
         }
         changed.add(name);
-        if (!removed) {
+        if (!removed && !invalidating()) {
             events.attributeChanged(this, name);
         }
         return old;
     }
 
-    /** The session is being invalidated: its attribute removals are not changes worth sending. */
+    /**
+     * Jetty began invalidating the session: it tells session listeners, then clears every attribute, and only then
+     * deletes the session from the cache ({@link #markRemoved}). Attributes cleared or changed from then on, by Jetty
+     * or by the application's listeners, are not changes worth sending: the removal makes them moot.
+     */
+    private boolean invalidating() {
+        return session != null && session.isInvalidOrInvalidating();
+    }
+
+    /** The session being created or loaded with this data; called by the cache. */
+    void attach(ManagedSession managed) {
+        this.session = managed;
+    }
+
+    /** The session is being removed: its attribute removals are not changes worth sending. */
     void markRemoved() {
         removed = true;
     }

@@ -25,7 +25,7 @@ final class BalancerMetrics implements AutoCloseable {
                 .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies, malformed targets")
                 .register(registry);
         clientAborted = Counter.builder("cohort.balancer.client.aborted")
-                .description("answers the client did not take to the end (it closed the connection, or stopped reading)")
+                .description("answers whose client closed its connection while they streamed to it")
                 .register(registry);
     }
 

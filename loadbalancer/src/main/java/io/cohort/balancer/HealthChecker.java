@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Result;
+import org.eclipse.jetty.http.HttpCookieStore;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
@@ -56,9 +57,14 @@ final class HealthChecker implements AutoCloseable {
         this.members = List.copyOf(members);
     }
 
-    /** One connection per member is enough: checks of one member never overlap. */
+    /**
+     * One connection per member is enough: checks of one member never overlap. Like the proxy's client it follows no
+     * redirect (a 3xx fails the check; the balancer only ever connects to its members) and keeps no cookies.
+     */
     private static HttpClient newClient(String balancerName, Duration idleTimeout, HealthCheckConfig config) {
         HttpClient client = new HttpClient();
+        client.setFollowRedirects(false);
+        client.setHttpCookieStore(new HttpCookieStore.Empty());
         QueuedThreadPool threads = new QueuedThreadPool(4, 1);
         threads.setName("cohort-" + balancerName + "-health");
         client.setExecutor(threads);

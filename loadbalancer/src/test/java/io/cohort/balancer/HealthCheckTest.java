@@ -172,6 +172,21 @@ class HealthCheckTest {
     }
 
     @Test
+    void aHealthCheckFollowsNoRedirect() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        StubMember elsewhere = StubMember.start("elsewhere");
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1)) {
+            n1.healthRedirectsTo(elsewhere.url() + "/health"); // a healthy answer, but not the member's
+
+            lb.server.healthChecker().check(lb.backend("n1")).get();
+
+            assertThat(lb.backend("n1").isUp()).as("a 3xx fails the check").isFalse();
+        } finally {
+            elsewhere.close();
+        }
+    }
+
+    @Test
     void onlyATimeoutCloseAfterAnAnswerIsExcused() {
         URI url = URI.create("http://127.0.0.1:1");
         Backend member = new Backend("test", new BalancerMember("n1", "h", url, url, 1), true, new HealthState(1, 1),

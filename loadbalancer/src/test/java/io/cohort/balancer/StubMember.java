@@ -40,6 +40,7 @@ final class StubMember implements AutoCloseable {
     private final AtomicInteger dying = new AtomicInteger();
     private volatile String lastTarget;
     private volatile boolean healthy = true;
+    private volatile String healthRedirect;
     private final CountDownLatch held = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
     private volatile boolean healthSilent;
@@ -105,6 +106,11 @@ final class StubMember implements AutoCloseable {
         return dying.get();
     }
 
+    /** From now on its health check answers 302 to {@code location} (null: answers itself again). */
+    void healthRedirectsTo(String location) {
+        healthRedirect = location;
+    }
+
     /** Waits until a request to {@code /hold} arrived; it is answered (200, the name) at {@link #releaseHeld}. */
     void awaitHeld() throws InterruptedException {
         if (!held.await(20, TimeUnit.SECONDS)) {
@@ -138,6 +144,12 @@ final class StubMember implements AutoCloseable {
         String path = Request.getPathInContext(request);
         if (path.equals("/health") && healthSilent) {
             return true; // never answered: the checker times out, and stopping the stub ends the exchange
+        }
+        if (path.equals("/health") && healthRedirect != null) {
+            response.setStatus(302);
+            response.getHeaders().put(HttpHeader.LOCATION, healthRedirect);
+            callback.succeeded();
+            return true;
         }
         if (path.equals("/health")) {
             String json = String.format(Locale.ROOT, "{\"status\":\"%s\",\"node\":\"%s\",\"host\":\"%s\",\"load\":{\"spareCapacity\":%.3f,"

@@ -25,9 +25,9 @@ final class GroupDispatch implements Dispatch {
 
     /**
      * @param attributes the attributes a session change carries, or -1 if the frames are not a change
-     * @param missed     told the target of a frame that could not be sent
-     * @param abandoned  run when every target missed the change: the frames will not be sent, or a multicast frame
-     *                   (to every target at once) could not be sent
+     * @param missed     told the target of a frame that could not be sent, or {@code null} when a multicast frame (to
+     *                   every target at once) could not be sent
+     * @param abandoned  run when the frames will not be sent
      */
     GroupDispatch(List<Frame> frames, Messenger messenger, ReplicationMetrics metrics, int attributes,
             CompletableFuture<Void> applied, Consumer<String> missed, Runnable abandoned) {
@@ -63,12 +63,7 @@ final class GroupDispatch implements Dispatch {
             if (transmission.sent(frame)) {
                 bytes += frame.bytes().length;
             } else {
-                metrics.failed();
-                if (frame.target() != null) {
-                    missed.accept(frame.target());
-                } else {
-                    abandoned.run();
-                }
+                missed.accept(frame.target());
             }
         }
         if (attributes >= 0) {

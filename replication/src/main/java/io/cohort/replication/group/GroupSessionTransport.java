@@ -123,7 +123,10 @@ final class GroupSessionTransport implements SessionTransport {
                     ? CompletableFuture.completedFuture(null) : registration.done();
             long version = change.version();
             return new GroupDispatch(frames, group.messenger(), metrics, change.attributeCount(), applied,
-                    missed -> holderMissed(replica, missed, version, correlation),
+                    missed -> (missed == null ? targets : List.of(missed)).forEach(holder -> {
+                        sendFailed(holder);
+                        holderMissed(replica, holder, version, correlation);
+                    }),
                     () -> targets.forEach(t -> holderMissed(replica, t, version, correlation)));
         }
     }
@@ -284,7 +287,27 @@ final class GroupSessionTransport implements SessionTransport {
     /** Frames that are not a session change and need no acknowledgement. */
     GroupDispatch plainDispatch(List<GroupDispatch.Frame> frames) {
         return new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
-                missed -> { }, () -> { });
+                missed -> {
+                    if (missed != null) {
+                        sendFailed(missed);
+                    }
+                }, () -> { });
+    }
+
+    /** Counts a frame that could not be sent to a member still in the group (one that left owes nothing). */
+    private void sendFailed(String holder) {
+        if (isMember(holder)) {
+            metrics.failed();
+        }
+    }
+
+    private boolean isMember(String name) {
+        for (Member member : group.membership().members()) {
+            if (member.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One frame for all targets: a multicast when they are every other member and the transport prefers it. */
@@ -313,7 +336,11 @@ final class GroupSessionTransport implements SessionTransport {
             replica.holders.computeIfPresent(holder, (name, held) -> held == version ? OwnedReplica.UNKNOWN : held);
         }
         if (correlation != 0) {
-            group.acks().missed(correlation, holder);
+            if (isMember(holder)) {
+                group.acks().missed(correlation, holder);
+            } else {
+                group.acks().acknowledged(correlation, holder); // it left the group: its acknowledgement is waived
+            }
         }
     }
 }

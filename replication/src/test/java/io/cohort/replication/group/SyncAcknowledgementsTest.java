@@ -66,17 +66,17 @@ class SyncAcknowledgementsTest {
     }
 
     @Test
-    void aMulticastFrameThatCouldNotBeSentIsMissedByEveryTarget() {
+    void aFrameThatCouldNotBeSentIsReportedMissedByItsTargetOrForAMulticastByEveryone() {
         ReplicationMetrics metrics = new ReplicationMetrics(new SimpleMeterRegistry(), "shop");
         List<String> missed = new ArrayList<>();
-        AtomicInteger everyoneMissed = new AtomicInteger();
+        AtomicInteger abandoned = new AtomicInteger();
         GroupDispatch dispatch = new GroupDispatch(List.of(new GroupDispatch.Frame(null, new byte[10]),
                 new GroupDispatch.Frame("n3", new byte[10]), new GroupDispatch.Frame("n4", new byte[10])), null, metrics, 1,
-                null, missed::add, everyoneMissed::incrementAndGet);
+                null, target -> missed.add(String.valueOf(target)), abandoned::incrementAndGet);
 
         dispatch.settle(frame -> "n4".equals(frame.target()));
 
-        assertThat(everyoneMissed).as("the multicast").hasValue(1);
-        assertThat(missed).containsExactly("n3");
+        assertThat(missed).as("null: the multicast, to every target").containsExactly("null", "n3");
+        assertThat(abandoned).as("only an abandoned dispatch").hasValue(0);
     }
 }

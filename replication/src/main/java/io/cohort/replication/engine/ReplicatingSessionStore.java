@@ -113,8 +113,9 @@ public final class ReplicatingSessionStore implements SessionStore {
             LOG.info("{}: {} sessions handed over to their holders", application, pending.size());
         } catch (TimeoutException | ExecutionException e) {
             long done = pending.stream().filter(f -> f.isDone() && !f.isCompletedExceptionally()).count();
-            LOG.warn("{}: only {} of {} sessions handed over were acknowledged within {}{}", application, done,
-                    pending.size(), r.stopTimeout(), sent ? "" : " (the send queue did not drain)");
+            LOG.warn("{}: only {} of {} sessions handed over were acknowledged (the others were missed or not acknowledged "
+                    + "within {}){}", application, done, pending.size(), r.stopTimeout(),
+                    sent ? "" : " (the send queue did not drain)");
         }
     }
 

@@ -169,11 +169,17 @@ final class MessageRouter implements Inbox {
                 acknowledge(from, update.correlation());
                 return;
             }
-            // the session went on at the sender while this node was cut off from it (a partition
-            // that has healed): this node's live copy is stale, so it steps back and keeps the
-            // sender's state as a copy (below) instead of serving or replicating its own
+            // the session went on at the sender: while this node was cut off from it (a partition that
+            // has healed), or in a change the sender made as this node's takeover was on its way to it
+            // (the balancer failed a request over while the owner still served another). This node's
+            // live copy is stale, so it steps back and keeps the sender's state as a copy (below)
+            // instead of serving or replicating its own. Its own state becomes that copy's base: a
+            // delta from the sender applies to it, and if the sender yields to the takeover meanwhile,
+            // the session survives here as a copy that the next request takes over again.
+            Optional<StoredSession> stale = local.owned().shadow(id);
             local.owned().disown(id);
             local.steppedBack(id);
+            stale.ifPresent(state -> group.backups().apply(update.application(), sender, SessionChange.full(state)));
             LOG.info("{}: a session this node owned at version {} went on at {} (version {}) while they were apart; "
                     + "stepping back", update.application(), mine, sender, update.change().version());
         }

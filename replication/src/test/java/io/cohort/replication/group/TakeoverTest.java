@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -102,6 +106,31 @@ class TakeoverTest {
             Await.until("a's cache was told to evict " + visit.id(), () -> a.cache().evicted().contains(visit.id()));
             assertThat(a.cache().evicted()).as("only the session taken over").doesNotContain(untouched.id());
             assertThat(b.cache().evicted()).as("the new owner keeps its copy").doesNotContain(visit.id());
+        }
+    }
+
+    @Test
+    void aChangeTheOldOwnerSentAsTheTakeoverCrossedItIsKeptNotLost() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            Await.until("b holds the copy", () -> b.backupVersion(visit.id()) == visit.version());
+
+            StoredSession taken = b.store().load(visit.id()).orElseThrow(); // the balancer failed the user over to b
+            Await.until("a yielded and keeps b's state as a copy", () -> a.backup(visit.id()).isPresent());
+            // a's next change, sent while the takeover was on its way to a (a request a was still serving)
+            StoredSession s = taken;
+            GroupFaults.send(a, b, new SessionUpdate(TestGroup.APP, 0, new SessionChange(s.id(), s.version() + 1,
+                    ChangeKind.DELTA, s.created(), s.lastAccessed(), s.maxInactiveMillis(),
+                    Map.of("cart", TestMember.CODEC.serialize("cart", "EST-2")), Set.of())));
+
+            Await.until("b keeps the session, with a's change, as a copy it can take over again",
+                    () -> b.backupVersion(visit.id()) == s.version() + 1);
+            StoredSession again = b.store().load(visit.id()).orElseThrow(); // the user's next request, at b
+            assertThat(TestMember.CODEC.deserialize("cart", again.attributes().get("cart"))).isEqualTo("EST-2");
         }
     }
 

@@ -96,8 +96,9 @@ public final class AsyncSender implements ChangeDelivery {
         dispatch.abandon();
         metrics.dropped();
         if (dropLogged.compareAndSet(false, true)) {
-            LOG.warn("{}: replication queue full for {} (change of session {} dropped; it will be sent in full "
-                    + "next time; further drops are only counted in cohort.replication.async.dropped)",
+            LOG.warn("{}: replication queue full for {} (change of session {} dropped; the session is sent in full "
+                    + "with its next change, if it has one; further drops are only counted in "
+                    + "cohort.replication.async.dropped)",
                     metrics.application(), BACK_PRESSURE_WAIT, sessionId);
         }
     }

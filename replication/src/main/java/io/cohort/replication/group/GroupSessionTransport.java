@@ -302,12 +302,7 @@ final class GroupSessionTransport implements SessionTransport {
     }
 
     private boolean isMember(String name) {
-        for (Member member : group.membership().members()) {
-            if (member.name().equals(name)) {
-                return true;
-            }
-        }
-        return false;
+        return group.membership().addressOf(name).isPresent();
     }
 
     /** One frame for all targets: a multicast when they are every other member and the transport prefers it. */

@@ -86,9 +86,9 @@ final class BackupStore {
         return copies(application).containsKey(id);
     }
 
-    /** Takes the copy out of the store: this node becomes the session's owner. */
-    Optional<StoredSession> promote(String application, String id) {
-        return Optional.ofNullable(copies(application).remove(id)).map(Copy::session);
+    /** Takes the copy, and the name of the member it came from, out of the store: this node becomes the session's owner. */
+    Optional<Copy> promote(String application, String id) {
+        return Optional.ofNullable(copies(application).remove(id));
     }
 
     /** The session is gone for good: drop the copy and remember the id. */

@@ -9,6 +9,7 @@ import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.replication.wire.ReplicationMessage.TakenOver;
 import io.cohort.session.StoredSession;
 import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -21,11 +22,14 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>A copy in the local backup store is promoted; the members most likely to hold a copy (the
- *       placement's best candidates) are asked in the same moment whether they have a newer one,
- *       since this node may have been cut off while the owner went on.</li>
- *   <li>Without a local copy those likely holders are asked, then, if none has it, every other
- *       member. The whole search waits at most {@code cache-miss-delay}; the copy with the highest
- *       version wins.</li>
+ *       placement's best candidates) and the member the copy came from are asked in the same moment
+ *       whether they have a newer one: this node may have been cut off while the owner went on, or
+ *       the owner, still alive, may have a change on its way here (the balancer sent the user here
+ *       while the owner served the previous request).</li>
+ *   <li>Without a local copy every other member is asked, the owner among them if it is alive. The
+ *       search waits at most {@code cache-miss-delay}; the copy with the highest version wins.</li>
+ *   <li>A copy that reached this node's backup store while it waited (the owner's change that was on
+ *       its way) wins if it is newer than what the answers gave.</li>
  *   <li>The node becomes the owner and sends {@link TakenOver} to every other member: the old owner
  *       stops replicating the session, holders outside the new placement (or with another version)
  *       drop their copy. Then the write-quota is restored from here: placed holders that did not
@@ -53,56 +57,69 @@ final class TakeoverCoordinator {
             metrics.lookedUp(LookupOutcome.NOT_FOUND); // invalidated: never resurrect it
             return Optional.empty();
         }
-        Optional<StoredSession> local = group.backups().promote(app, sessionId);
+        Optional<BackupStore.Copy> local = group.backups().promote(app, sessionId);
         Optional<LookupRequests.Found> found;
         try {
             found = local.isPresent() ? confirm(sessionId, local.get(), wait) : search(sessionId, wait);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            found = local.map(copy -> new LookupRequests.Found(copy, Set.of()));
+            found = local.map(copy -> new LookupRequests.Found(copy.session(), Set.of()));
         }
-        if (found.isEmpty()) {
+        found = newerIfArrivedMeanwhile(sessionId, found);
+        if (found.isEmpty() || group.backups().removed(app, sessionId)) { // or invalidated while this node waited
             metrics.lookedUp(LookupOutcome.NOT_FOUND);
             return Optional.empty();
         }
-        boolean fromHere = local.isPresent() && found.get().copy() == local.get();
+        boolean fromHere = local.isPresent() && found.get().copy() == local.get().session();
         metrics.lookedUp(fromHere ? LookupOutcome.FOUND_LOCAL : LookupOutcome.FOUND_REMOTE);
         become(sessionId, found.get().copy(), found.get().holders());
         return Optional.of(found.get().copy());
     }
 
     /**
-     * A local copy was found: before trusting it, ask the other likely holders whether one of them
-     * has a newer version (this node may have been cut off while the owner went on); one round trip
-     * among live members, bounded by the cache-miss delay.
+     * A local copy was found: before trusting it, ask the other likely holders and the member the copy
+     * came from whether one of them has a newer version; one round trip among live members, bounded by
+     * the cache-miss delay.
      */
-    private Optional<LookupRequests.Found> confirm(String sessionId, StoredSession local, Duration wait)
+    private Optional<LookupRequests.Found> confirm(String sessionId, BackupStore.Copy local, Duration wait)
             throws InterruptedException {
         List<Member> others = group.membership().others();
-        List<String> likely = transport.placement().likelyHolders(sessionId, others).stream().map(Member::name).toList();
-        Optional<LookupRequests.Found> remote = likely.isEmpty() ? Optional.empty()
-                : ask(sessionId, likely, System.nanoTime() + wait.toNanos());
-        if (remote.isPresent() && remote.get().copy().version() > local.version()) {
+        Set<String> asked = new LinkedHashSet<>();
+        transport.placement().likelyHolders(sessionId, others).forEach(m -> asked.add(m.name()));
+        if (group.membership().addressOf(local.owner()).isPresent() && !local.owner().equals(group.selfName())) {
+            asked.add(local.owner());
+        }
+        StoredSession copy = local.session();
+        Optional<LookupRequests.Found> remote = asked.isEmpty() ? Optional.empty()
+                : ask(sessionId, List.copyOf(asked), System.nanoTime() + wait.toNanos());
+        if (remote.isPresent() && remote.get().copy().version() > copy.version()) {
             return remote;
         }
-        Set<String> sameVersion = remote.filter(r -> r.copy().version() == local.version())
+        Set<String> sameVersion = remote.filter(r -> r.copy().version() == copy.version())
                 .map(LookupRequests.Found::holders).orElse(Set.of());
-        return Optional.of(new LookupRequests.Found(local, sameVersion));
+        return Optional.of(new LookupRequests.Found(copy, sameVersion));
     }
 
+    /** No local copy: ask every other member at once (the owner, if alive, answers with its own state). */
     private Optional<LookupRequests.Found> search(String sessionId, Duration wait) throws InterruptedException {
-        long deadline = System.nanoTime() + wait.toNanos();
-        List<Member> others = group.membership().others();
-        if (others.isEmpty()) {
-            return Optional.empty();
+        List<String> others = group.membership().others().stream().map(Member::name).toList();
+        return others.isEmpty() ? Optional.empty() : ask(sessionId, others, System.nanoTime() + wait.toNanos());
+    }
+
+    /**
+     * A change that was on its way here when the session was promoted finds no copy, is treated as a gap and
+     * repaired with a full copy, which lands in the backup store while this node waits for answers; it is newer
+     * than the copy taken from the store. Whatever is there now is taken out (this node becomes the owner), and
+     * wins if it is newer than what was found.
+     */
+    private Optional<LookupRequests.Found> newerIfArrivedMeanwhile(String sessionId,
+            Optional<LookupRequests.Found> found) {
+        Optional<StoredSession> late = group.backups().promote(transport.application(), sessionId)
+                .map(BackupStore.Copy::session);
+        if (late.isPresent() && (found.isEmpty() || late.get().version() > found.get().copy().version())) {
+            return Optional.of(new LookupRequests.Found(late.get(), Set.of()));
         }
-        List<String> likely = transport.placement().likelyHolders(sessionId, others).stream().map(Member::name).toList();
-        Optional<LookupRequests.Found> found = ask(sessionId, likely, deadline);
-        if (found.isPresent()) {
-            return found;
-        }
-        List<String> rest = others.stream().map(Member::name).filter(name -> !likely.contains(name)).toList();
-        return rest.isEmpty() ? Optional.empty() : ask(sessionId, rest, deadline);
+        return found;
     }
 
     private Optional<LookupRequests.Found> ask(String sessionId, List<String> members, long deadline)

@@ -55,9 +55,9 @@ public record ReplicaPlacement(int writeQuota, boolean allowColocation) {
     }
 
     /**
-     * Where to look first for a session whose owner is unknown (e.g. it died): the
+     * The members most likely to hold a copy of a session whose owner is unknown (e.g. it died): the
      * {@code writeQuota + 1} best-scoring members, which include the holders for any owner among
-     * them when copies may be colocated.
+     * them when copies may be colocated. A takeover from a local copy confirms it with them.
      */
     public List<Member> likelyHolders(String sessionId, List<Member> members) {
         List<Member> ranked = ranked(sessionId, members, null);

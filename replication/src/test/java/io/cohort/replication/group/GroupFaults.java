@@ -1,13 +1,18 @@
 package io.cohort.replication.group;
 
+import io.cohort.replication.wire.MalformedMessageException;
 import io.cohort.replication.wire.ReplicationMessage;
+import io.cohort.replication.wire.ReplicationMessage.LookupReply;
 import org.jgroups.Address;
 import org.jgroups.Event;
+import org.jgroups.Message;
 import org.jgroups.PhysicalAddress;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.DISCARD;
 import org.jgroups.protocols.TP;
+import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
+import org.jgroups.util.MessageBatch;
 
 /** Breaks a member's network on purpose, and sends what a well-behaved member never would. */
 final class GroupFaults {
@@ -53,5 +58,66 @@ final class GroupFaults {
     /** Sends raw bytes from {@code from} to {@code to}. */
     static void sendRaw(TestMember from, TestMember to, byte[] frame) {
         from.service().channel().send(address(to), frame, false);
+    }
+
+    /**
+     * Keeps everything {@code from} sends to {@code at} but its answers to lookups from reaching the
+     * replication layer of {@code at} for good (above the stack's retransmissions): as if its changes
+     * were still on their way. Closing the returned handle lets later messages through again.
+     */
+    static AutoCloseable holdBackAllButLookupRepliesFrom(TestMember from, TestMember at) {
+        return holdBack(new HoldBack(address(from), at, true), at);
+    }
+
+    /** Keeps everything {@code from} sends from reaching the replication layer of {@code at}, until closed. */
+    static AutoCloseable holdBackAllFrom(TestMember from, TestMember at) {
+        return holdBack(new HoldBack(address(from), at, false), at);
+    }
+
+    private static AutoCloseable holdBack(HoldBack holdBack, TestMember at) {
+        JChannel channel = at.service().channel().channel();
+        ProtocolStack stack = channel.getProtocolStack();
+        stack.insertProtocolAtTop(holdBack);
+        return () -> stack.removeProtocol(holdBack);
+    }
+
+    private static final class HoldBack extends Protocol {
+        private final Address sender;
+        private final TestMember at;
+        private final boolean passLookupReplies;
+
+        HoldBack(Address sender, TestMember at, boolean passLookupReplies) {
+            this.sender = sender;
+            this.at = at;
+            this.passLookupReplies = passLookupReplies;
+        }
+
+        @Override
+        public Object up(Message message) {
+            return heldBack(message) ? null : up_prot.up(message);
+        }
+
+        @Override
+        public void up(MessageBatch batch) {
+            batch.removeIf(this::heldBack, true);
+            if (!batch.isEmpty()) {
+                up_prot.up(batch);
+            }
+        }
+
+        private boolean heldBack(Message message) {
+            if (!sender.equals(message.getSrc()) || message.getLength() == 0) {
+                return false;
+            }
+            if (!passLookupReplies) {
+                return true;
+            }
+            try {
+                return !(at.service().codec().decode(message.getArray(), message.getOffset(), message.getLength())
+                        instanceof LookupReply);
+            } catch (MalformedMessageException bundle) {
+                return true;
+            }
+        }
     }
 }

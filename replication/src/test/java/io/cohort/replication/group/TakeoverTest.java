@@ -2,12 +2,14 @@ package io.cohort.replication.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.cluster.Member;
 import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.placement.ReplicaPlacement;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
@@ -132,6 +134,117 @@ class TakeoverTest {
             StoredSession again = b.store().load(visit.id()).orElseThrow(); // the user's next request, at b
             assertThat(TestMember.CODEC.deserialize("cart", again.attributes().get("cart"))).isEqualTo("EST-2");
         }
+    }
+
+    @Test
+    void aHolderTakingOverAsksTheOwnerItsCopyCameFromEvenWhenThePlacementRanksTheOwnerLow() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(4);
+            TestMember a = members.get(0);
+            // a session whose holder would not ask a: a is not among the holder's likely holders of it
+            ShopVisit visit = null;
+            TestMember holder = null;
+            for (int i = 0; i < 60 && holder == null; i++) {
+                ShopVisit candidate = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+                Await.until("a copy of " + candidate.id() + " is placed",
+                        () -> members.stream().anyMatch(m -> m.backupVersion(candidate.id()) == candidate.version()));
+                TestMember placed = members.stream().filter(m -> m.backupVersion(candidate.id()) == candidate.version())
+                        .findFirst().orElseThrow();
+                if (!likelyHolders(placed, candidate.id()).contains(a.name())) {
+                    visit = candidate;
+                    holder = placed;
+                }
+            }
+            assertThat(holder).as("a session whose holder ranks its owner low").isNotNull();
+
+            long copied = visit.version();
+            try (AutoCloseable inFlight = GroupFaults.holdBackAllButLookupRepliesFrom(a, holder)) {
+                visit.request(Map.of("cart", "EST-2")); // replicated asynchronously, still on its way to the holder
+                // the balancer sends the user's next request to the holder (it thought a was down)
+                StoredSession taken = holder.store().load(visit.id()).orElseThrow();
+                assertThat(taken.version()).as("the owner's newer state, not the copy of version %d", copied)
+                        .isEqualTo(visit.version());
+                assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
+            }
+        }
+    }
+
+    @Test
+    void aMemberWithoutACopyFindsTheOwnersNewerStateNotJustTheHoldersCopy() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(4);
+            TestMember a = members.get(0);
+            // a session with a member that holds no copy and ranks the holder, not a, among its likely holders
+            ShopVisit visit = null;
+            TestMember holder = null;
+            TestMember asking = null;
+            for (int i = 0; i < 60 && asking == null; i++) {
+                ShopVisit candidate = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+                Await.until("a copy of " + candidate.id() + " is placed",
+                        () -> members.stream().anyMatch(m -> m.backupVersion(candidate.id()) == candidate.version()));
+                TestMember placed = members.stream().filter(m -> m.backupVersion(candidate.id()) == candidate.version())
+                        .findFirst().orElseThrow();
+                for (TestMember m : members.subList(1, members.size())) {
+                    List<String> likely = likelyHolders(m, candidate.id());
+                    if (m != placed && likely.contains(placed.name()) && !likely.contains(a.name())) {
+                        visit = candidate;
+                        holder = placed;
+                        asking = m;
+                    }
+                }
+            }
+            assertThat(asking).as("a member that would ask the holder, not the owner").isNotNull();
+
+            try (AutoCloseable inFlight = GroupFaults.holdBackAllButLookupRepliesFrom(a, holder)) {
+                visit.request(Map.of("cart", "EST-2")); // still on its way to the holder
+                StoredSession taken = asking.store().load(visit.id()).orElseThrow(); // the user's next request
+                assertThat(taken.version()).isEqualTo(visit.version());
+                assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
+            }
+        }
+    }
+
+    @Test
+    void aChangeThatArrivesWhileTheTakeoverWaitsForAnswersWinsOverTheOlderCopy() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            Await.until("b holds the copy", () -> b.backupVersion(visit.id()) == visit.version());
+            StoredSession s = a.store().load(visit.id()).orElseThrow();
+
+            // a's answer to b's lookup never comes (b waits the whole cache-miss-delay), but a's next change does,
+            // while b waits
+            AutoCloseable unanswered = GroupFaults.holdBackAllFrom(a, b);
+            Thread change = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                    unanswered.close();
+                    GroupFaults.send(a, b, new SessionUpdate(TestGroup.APP, 0, new SessionChange(s.id(),
+                            s.version() + 1, ChangeKind.FULL, s.created(), s.lastAccessed(), s.maxInactiveMillis(),
+                            Map.of("cart", TestMember.CODEC.serialize("cart", "EST-2")), Set.of())));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            change.start();
+            StoredSession taken = b.store().load(visit.id()).orElseThrow();
+            change.join();
+
+            assertThat(taken.version()).isEqualTo(s.version() + 1);
+            assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
+            assertThat(b.backup(visit.id())).as("no copy left behind at the new owner").isEmpty();
+        }
+    }
+
+    private static List<String> likelyHolders(TestMember member, String sessionId) {
+        List<Member> others = member.service().clusterView().members().stream()
+                .filter(m -> !m.name().equals(member.name())).toList();
+        return new ReplicaPlacement(1, true).likelyHolders(sessionId, others).stream().map(Member::name).toList();
     }
 
     /** The live session a node builds from a loaded copy. */

@@ -5,7 +5,11 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 
-/** Test application servlet: takes {@code ms} milliseconds (at most 10 s) to answer. */
+/**
+ * Test application servlet: takes {@code ms} milliseconds (at most 10 s) to answer; with {@code set}
+ * and {@code value}, then sets that attribute of the request's session (a request that changes the
+ * session at its end, as a slow checkout does).
+ */
 public class SlowServlet extends HttpServlet {
 
     @Override
@@ -15,6 +19,10 @@ public class SlowServlet extends HttpServlet {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        String name = request.getParameter("set");
+        if (name != null) {
+            request.getSession().setAttribute(name, request.getParameter("value"));
         }
         response.setContentType("text/plain");
         response.getWriter().print("slept " + millis);

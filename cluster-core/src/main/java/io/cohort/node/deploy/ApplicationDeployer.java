@@ -1,5 +1,6 @@
 package io.cohort.node.deploy;
 
+import io.cohort.session.jetty.PredecessorHandover;
 import io.cohort.session.jetty.StoreBinding;
 import java.io.IOException;
 import java.io.InputStream;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * <p>A new version is started completely before it replaces the old one, so a WAR that fails to
  * start leaves the old version serving. The swap is one atomic change of the context mapping; the
  * old version then finishes its in-flight requests (bounded by the drain timeout) and stops, which
- * hands its sessions to the session store. Other applications are never touched. Each version runs
+ * hands its sessions to the session store. Until then a request that reaches the new version for a
+ * session it does not hold waits for that hand-over ({@link PredecessorHandover}). Other applications are never touched. Each version runs
  * from a private staged copy of its WAR, so the file in {@code webapps/} can be replaced at any time.
  *
  * <p>Thread-safe; deployments are serialized.
@@ -97,13 +99,21 @@ public final class ApplicationDeployer {
             if (current != null && current.info().warSha256().equals(sha)) {
                 return current.info();
             }
-            DeployedApplication next = start(name, war, sha);
+            // the old version drains for at most the drain timeout, then its stop hands its sessions over
+            // (bounded by the same timeout)
+            PredecessorHandover predecessor = current == null ? PredecessorHandover.none()
+                    : PredecessorHandover.pending(drainTimeout.multipliedBy(2));
+            DeployedApplication next = start(name, war, sha, predecessor);
             swap(current, next);
             deployed.put(name, next);
             LOG.info("{} {} at {} (sha256 {})", current == null ? "Deployed" : "Redeployed", name,
                     name.contextPath(), sha.substring(0, 12));
             if (current != null) {
-                retire(current);
+                try {
+                    retire(current);
+                } finally {
+                    predecessor.handedOver();
+                }
             }
             return next.info();
         }
@@ -143,7 +153,8 @@ public final class ApplicationDeployer {
         }
     }
 
-    private DeployedApplication start(ApplicationName name, Path war, String sha) throws DeploymentException {
+    private DeployedApplication start(ApplicationName name, Path war, String sha, PredecessorHandover predecessor)
+            throws DeploymentException {
         Path staging = stagingRoot.resolve(name.value() + "-" + sequence.incrementAndGet());
         try {
             Files.createDirectories(staging.resolve("tmp"));
@@ -151,7 +162,8 @@ public final class ApplicationDeployer {
             if (!sha.equals(sha256(staged))) {
                 throw new DeploymentException(war + " changed while it was being deployed; will retry when it is stable");
             }
-            WebAppContext context = factory.create(name, staged, staging.resolve("tmp"), binders.apply(name));
+            WebAppContext context = factory.create(name, staged, staging.resolve("tmp"), binders.apply(name),
+                    predecessor);
             GracefulHandler handler = new GracefulHandler(context);
             handler.setServer(server);
             handler.start();

@@ -75,6 +75,39 @@ class NodeFailoverTest {
         assertThat(cookie(atN2, "JSESSIONID")).isEqualTo(id + ".n2");
     }
 
+    @Test
+    void aRedeployHandsOverTheSessionsTheOldVersionStillServesInsteadOfTakingThemFromTheCopies(@TempDir Path wars)
+            throws Exception {
+        HttpResponse<String> first = get(n1, "/app/session?set=cart&value=EST-1", null);
+        String cookie = cookie(first, "JSESSIONID");
+        Await.until("n2 holds the copy", () -> n2.metrics().registry().find("cohort.replication.sessions.backup")
+                .gauges().stream().anyMatch(g -> g.value() == 1));
+        // the user's slow checkout runs in the old version and changes the session at its end
+        var checkout = http.sendAsync(HttpRequest.newBuilder(n1.self().httpAddress()
+                        .resolve("/app/slow?ms=3000&set=order&value=placed")).header("Cookie", "JSESSIONID=" + cookie)
+                .build(), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(300);
+        Path v2 = TestWars.write(wars.resolve("app.war"), "2", true);
+        var redeploy = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                n1.deployer().deploy(v2);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Await.until("version 2 serves", () -> version(n1).equals("2"));
+        assertThat(checkout).as("the old version still serves the checkout").isNotDone();
+
+        // the user's next request reaches the new version while the old one still owns the session
+        HttpResponse<String> next = get(n1, "/app/session?set=step&value=3", "JSESSIONID=" + cookie);
+
+        assertThat(checkout.get(10, TimeUnit.SECONDS).body()).isEqualTo("slept 3000");
+        assertThat(next.body()).contains("cart=EST-1", "order=placed", "step=3");
+        assertThat(cookie(next, "JSESSIONID")).as("the same session, still at n1").isNull();
+        redeploy.get(20, TimeUnit.SECONDS);
+        assertThat(get(n1, "/app/session", "JSESSIONID=" + cookie).body()).contains("cart=EST-1", "order=placed", "step=3");
+    }
+
     private CohortNode node(Path home, String name, int port) throws Exception {
         Files.createDirectories(home.resolve("webapps"));
         TestWars.write(home.resolve("webapps").resolve("app.war"), "1", true);
@@ -99,6 +132,15 @@ class NodeFailoverTest {
         CohortConfig config = ConfigLoader.parse(file.toString(),
                 new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home, Map.<String, String>of()::get);
         return CohortNode.start(config);
+    }
+
+    private String version(CohortNode node) {
+        try {
+            return http.send(HttpRequest.newBuilder(node.self().httpAddress().resolve("/app/version")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+        } catch (Exception e) {
+            return "";
+        }
     }
 
     private static int members(CohortNode node) {

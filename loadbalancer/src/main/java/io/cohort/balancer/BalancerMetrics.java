@@ -25,7 +25,7 @@ final class BalancerMetrics implements AutoCloseable {
                 .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies, malformed targets")
                 .register(registry);
         clientAborted = Counter.builder("cohort.balancer.client.aborted")
-                .description("answers whose client closed its connection while they streamed to it")
+                .description("answers whose client closed its connection, or stopped reading until the exchange timed out, while they streamed to it")
                 .register(registry);
     }
 

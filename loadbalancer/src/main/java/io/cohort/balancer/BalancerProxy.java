@@ -202,8 +202,9 @@ final class BalancerProxy extends ProxyHandler {
     /**
      * Jetty's response listener drops the fixed hop-by-hop headers; this one also drops the headers the member's own
      * {@code Connection} header names (RFC 9110 §7.6.1): they belong to the connection between member and balancer.
-     * And it notes when writing the answer to the client failed (Jetty then aborts the member's answer), so that
-     * failure is counted as the client's, not as the member's error.
+     * And it notes when writing the answer to the client failed (Jetty then aborts the member's answer), and while a
+     * chunk waits to be written to the client, so that failure, or a timeout while the client does not read, is
+     * counted as the client's, not as the member's error.
      */
     @Override
     protected org.eclipse.jetty.client.Response.CompleteListener newServerToProxyResponseListener(Request request,
@@ -217,7 +218,11 @@ final class BalancerProxy extends ProxyHandler {
                 if (watch == null || !watch.watches(fromMember)) {
                     watch = new ClientWriteWatch(fromMember, exchange);
                 }
-                super.onContent(watch, chunk, demander);
+                exchange.clientWriting(true);
+                super.onContent(watch, chunk, () -> { // runs once the chunk reached the client
+                    exchange.clientWriting(false);
+                    demander.run();
+                });
             }
 
             @Override
@@ -251,9 +256,9 @@ final class BalancerProxy extends ProxyHandler {
             answerClientBodyFailure(exchange, response, callback, clientFailure);
             return;
         }
-        if (exchange.clientWriteFailed()) {
-            // the client went away while the answer streamed to it: Jetty aborts the member's answer with the
-            // client's write failure, which is no fault of the member
+        if (exchange.clientWriteFailed() || (exchange.clientWriting() && isTimeout(failure))) {
+            // the client went away while the answer streamed to it (Jetty aborts the member's answer with the
+            // client's write failure), or stopped reading until the exchange timed out: no fault of the member
             metrics.clientAborted();
             callback.failed(failure);
             return;

@@ -24,6 +24,7 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     private volatile boolean sent;
     private volatile boolean answered;
     private volatile boolean clientWriteFailed;
+    private volatile boolean clientWriting;
     private boolean inFlight;
 
     Exchange(SessionRoute session, String target, boolean idempotent) {
@@ -43,6 +44,7 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
         sent = false;
         answered = false;
         clientWriteFailed = false;
+        clientWriting = false;
         content = null;
         inFlight = true;
         next.backend().requestStarted();
@@ -70,6 +72,19 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     /** Whether writing the member's answer to the client failed (then the member's answer was aborted for it). */
     boolean clientWriteFailed() {
         return clientWriteFailed;
+    }
+
+    /** A chunk of the member's answer is being written to the client ({@code true}) or was written ({@code false}). */
+    void clientWriting(boolean writing) {
+        clientWriting = writing;
+    }
+
+    /**
+     * Whether a chunk of the member's answer waits to be written to the client: the member sends no more until it
+     * is, so when the exchange times out meanwhile, the client (which stopped reading) held it up, not the member.
+     */
+    boolean clientWriting() {
+        return clientWriting;
     }
 
     /** Whether the member began an answer. */

@@ -20,7 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A client that gives up on its upload is no fault of the member. HttpClient reads the first chunk of the body before it
+ * A client that gives up on its upload, or on its download, is no fault of the member. HttpClient reads the first chunk of the body before it
  * sends the request head, so a client that ends before any of the body fails the attempt before anything was sent,
  * which looked like a failed connection (the member marked down, the request retried and the next member marked down
  * too); after a few bytes the head went out and the failure counted as the member's error. Neither may count against
@@ -73,6 +73,30 @@ class AbortedUploadTest {
             Backend member = lb.backend("n1");
             assertThat(lb.server.metrics().clientAbortedCount()).isEqualTo(1.0);
             assertThat(member.meters().errors.count()).as("the member answered in full").isZero();
+            assertThat(member.isUp()).isTrue();
+        }
+    }
+
+    @Test
+    void aDownloadWhoseClientStopsReadingTimesOutAsTheClientsNotAsTheMembersError() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.requestTimeout = java.time.Duration.ofSeconds(2);
+        try (TestBalancer lb = TestBalancer.start(settings, n1);
+             Socket socket = new Socket()) {
+            socket.setReceiveBufferSize(16 * 1024);
+            socket.connect(new java.net.InetSocketAddress(lb.server.uri().getHost(), lb.server.uri().getPort()));
+            socket.getOutputStream().write("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+            socket.getInputStream().readNBytes(1024); // the answer began; the client reads no more, and keeps the connection
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+            while (lb.server.metrics().clientAbortedCount() < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            lb.awaitNothingInFlight();
+
+            Backend member = lb.backend("n1");
+            assertThat(lb.server.metrics().clientAbortedCount()).as("timed out while the client did not read").isEqualTo(1.0);
+            assertThat(member.meters().errors.count()).as("the member kept sending as fast as it was read").isZero();
             assertThat(member.isUp()).isTrue();
         }
     }

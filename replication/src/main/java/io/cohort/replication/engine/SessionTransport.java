@@ -57,7 +57,9 @@ public interface SessionTransport {
 
     /**
      * The session leaves this node's memory (graceful stop handed it over): forget it, keep the
-     * copies elsewhere.
+     * copies elsewhere. When the stop is a redeploy's, a transport may let the newer version of the
+     * application on this node own the session from here, so that version's {@link #takeOver} finds it
+     * at once.
      */
     void forget(String sessionId);
 

@@ -139,7 +139,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
         FrameBundler bundler = new FrameBundler(group.messenger(), metrics, protocol.batchSize(), protocol.flushInterval(),
                 callerSends);
         self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(), bundler,
-                () -> applications.remove(app, self[0]));
+                () -> applications.remove(app, self[0]),
+                () -> Optional.ofNullable(applications.get(app)).filter(current -> current != self[0]));
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));
         if (applications.put(app, self[0]) != null) {
             LOG.info("{}: a new version takes over the application's replication", app);

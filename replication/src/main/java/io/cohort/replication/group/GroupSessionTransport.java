@@ -47,10 +47,17 @@ final class GroupSessionTransport implements SessionTransport {
     private final TakeoverCoordinator takeovers;
     private final SessionCacheControl cache;
     private final Runnable onClose;
+    private final Supplier<Optional<GroupSessionTransport>> successor;
     private final FrameBundler bundler;
 
+    /**
+     * @param onClose called when the application stops
+     * @param successor the transport of a newer version of the application on this node, once a redeploy
+     *     started one: the sessions this one hands over at its stop become that one's
+     */
     GroupSessionTransport(String application, ReplicationSettings settings, GroupContext group,
-            ReplicationMetrics metrics, SessionCacheControl cache, FrameBundler bundler, Runnable onClose) {
+            ReplicationMetrics metrics, SessionCacheControl cache, FrameBundler bundler, Runnable onClose,
+            Supplier<Optional<GroupSessionTransport>> successor) {
         this.application = application;
         this.cache = cache;
         this.group = group;
@@ -58,6 +65,7 @@ final class GroupSessionTransport implements SessionTransport {
         this.continuous = settings.trigger() != Trigger.ON_SHUTDOWN;
         this.metrics = metrics;
         this.onClose = onClose;
+        this.successor = successor;
         this.takeovers = new TakeoverCoordinator(this, group, metrics);
         this.bundler = bundler;
         metrics.gauge(ReplicationMetrics.OWNED, owned::size);
@@ -182,9 +190,17 @@ final class GroupSessionTransport implements SessionTransport {
         }
     }
 
+    /**
+     * The session left with a graceful stop, its last state handed to the holders. After a redeploy the newer
+     * version of the application on this node inherits it, shadow and holders, so it is found here even when no
+     * other member holds a copy (a cluster of one); otherwise the copies elsewhere answer for it.
+     */
     @Override
     public void forget(String sessionId) {
-        owned.remove(sessionId);
+        OwnedReplica replica = owned.remove(sessionId);
+        if (replica != null) {
+            successor.get().ifPresent(next -> next.owned().inherit(sessionId, replica));
+        }
     }
 
     @Override

@@ -108,6 +108,22 @@ class NodeFailoverTest {
         assertThat(get(n1, "/app/session", "JSESSIONID=" + cookie).body()).contains("cart=EST-1", "order=placed", "step=3");
     }
 
+    @Test
+    void aRedeployKeepsTheSessionsOfANodeWithNoOtherMemberToHoldTheirCopies(@TempDir Path wars) throws Exception {
+        n2.stop();
+        n2 = null;
+        Await.until("n1 is alone", () -> members(n1) == 1);
+        HttpResponse<String> first = get(n1, "/app/session?set=cart&value=EST-1", null);
+        String cookie = cookie(first, "JSESSIONID");
+
+        n1.deployer().deploy(TestWars.write(wars.resolve("app.war"), "2", true));
+        assertThat(version(n1)).isEqualTo("2");
+
+        HttpResponse<String> after = get(n1, "/app/session", "JSESSIONID=" + cookie);
+        assertThat(after.body()).contains("cart=EST-1");
+        assertThat(cookie(after, "JSESSIONID")).as("the same session").isNull();
+    }
+
     private CohortNode node(Path home, String name, int port) throws Exception {
         Files.createDirectories(home.resolve("webapps"));
         TestWars.write(home.resolve("webapps").resolve("app.war"), "1", true);

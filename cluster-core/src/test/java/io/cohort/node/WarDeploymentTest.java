@@ -116,19 +116,32 @@ class WarDeploymentTest {
     void aSessionRequestedWhileTheReplacedVersionStillDrainsIsHandedOverNotReplaced() throws Exception {
         HttpResponse<String> set = node.get(node.app("/app/session?set=cart&value=EST-1"));
         String sessionCookie = set.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
-        // a long request keeps the old version draining after the swap: it still holds the session then
-        var slow = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?ms=4500")).build(),
+        // a request that runs until the test releases it keeps the old version draining after the swap
+        Path release = home.resolve("release");
+        var held = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?until="
+                + java.net.URLEncoder.encode(release.toString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
                 HttpResponse.BodyHandlers.ofString());
         awaitActiveRequests(1);
 
         TestWars.write(node.webapps().resolve("app.war"), "v2", true);
         awaitBody("/app/version", body -> body.equals("v2"));
-        assertThat(slow).as("the old version still drains (its slow request runs)").isNotDone();
+        assertThat(held).as("the old version still drains").isNotDone();
 
-        HttpResponse<String> during = sessionWithCookie(sessionCookie);
-        assertThat(during.body()).contains("cart=EST-1");
-        assertThat(during.headers().allValues("Set-Cookie")).as("no new session").noneMatch(c -> c.startsWith("JSESSIONID="));
-        assertThat(slow.get(10, TimeUnit.SECONDS).body()).isEqualTo("slept 4500");
+        var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return sessionWithCookie(sessionCookie);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300);
+        assertThat(during).as("waits for the old version to hand its sessions over").isNotDone();
+        Files.createFile(release);
+
+        HttpResponse<String> answer = during.get(20, TimeUnit.SECONDS);
+        assertThat(answer.body()).contains("cart=EST-1");
+        assertThat(answer.headers().allValues("Set-Cookie")).as("no new session").noneMatch(c -> c.startsWith("JSESSIONID="));
+        assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
     }
 
     private HttpResponse<String> sessionWithCookie(String cookie) throws Exception {

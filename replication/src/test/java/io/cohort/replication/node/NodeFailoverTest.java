@@ -82,11 +82,13 @@ class NodeFailoverTest {
         String cookie = cookie(first, "JSESSIONID");
         Await.until("n2 holds the copy", () -> n2.metrics().registry().find("cohort.replication.sessions.backup")
                 .gauges().stream().anyMatch(g -> g.value() == 1));
-        // the user's slow checkout runs in the old version and changes the session at its end
-        var checkout = http.sendAsync(HttpRequest.newBuilder(n1.self().httpAddress()
-                        .resolve("/app/slow?ms=3000&set=order&value=placed")).header("Cookie", "JSESSIONID=" + cookie)
-                .build(), HttpResponse.BodyHandlers.ofString());
-        Thread.sleep(300);
+        // the user's slow checkout runs in the old version (until the test releases it) and changes the session at
+        // its end
+        Path release = wars.resolve("release");
+        var checkout = http.sendAsync(HttpRequest.newBuilder(n1.self().httpAddress().resolve("/app/slow?set=order&value=placed&until="
+                        + java.net.URLEncoder.encode(release.toString(), StandardCharsets.UTF_8)))
+                .header("Cookie", "JSESSIONID=" + cookie).build(), HttpResponse.BodyHandlers.ofString());
+        Await.until("the checkout runs", () -> activeRequests(n1) == 1);
         Path v2 = TestWars.write(wars.resolve("app.war"), "2", true);
         var redeploy = java.util.concurrent.CompletableFuture.runAsync(() -> {
             try {
@@ -99,9 +101,19 @@ class NodeFailoverTest {
         assertThat(checkout).as("the old version still serves the checkout").isNotDone();
 
         // the user's next request reaches the new version while the old one still owns the session
-        HttpResponse<String> next = get(n1, "/app/session?set=step&value=3", "JSESSIONID=" + cookie);
+        var nextRequest = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return get(n1, "/app/session?set=step&value=3", "JSESSIONID=" + cookie);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(300);
+        assertThat(nextRequest).as("waits for the old version to hand its sessions over").isNotDone();
+        Files.createFile(release);
+        HttpResponse<String> next = nextRequest.get(20, TimeUnit.SECONDS);
 
-        assertThat(checkout.get(10, TimeUnit.SECONDS).body()).isEqualTo("slept 3000");
+        assertThat(checkout.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
         assertThat(next.body()).contains("cart=EST-1", "order=placed", "step=3");
         assertThat(cookie(next, "JSESSIONID")).as("the same session, still at n1").isNull();
         redeploy.get(20, TimeUnit.SECONDS);
@@ -157,6 +169,10 @@ class NodeFailoverTest {
         } catch (Exception e) {
             return "";
         }
+    }
+
+    private static double activeRequests(CohortNode node) {
+        return node.metrics().registry().get("cohort.http.requests.active").gauge().value();
     }
 
     private static int members(CohortNode node) {

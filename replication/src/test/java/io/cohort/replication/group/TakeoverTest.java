@@ -142,31 +142,10 @@ class TakeoverTest {
                 TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
             List<TestMember> members = group.startMembers(4);
             TestMember a = members.get(0);
-            // a session whose holder would not ask a: a is not among the holder's likely holders of it
-            ShopVisit visit = null;
-            TestMember holder = null;
-            for (int i = 0; i < 60 && holder == null; i++) {
-                ShopVisit candidate = new ShopVisit(a).request(Map.of("cart", "EST-1"));
-                Await.until("a copy of " + candidate.id() + " is placed",
-                        () -> members.stream().anyMatch(m -> m.backupVersion(candidate.id()) == candidate.version()));
-                TestMember placed = members.stream().filter(m -> m.backupVersion(candidate.id()) == candidate.version())
-                        .findFirst().orElseThrow();
-                if (!likelyHolders(placed, candidate.id()).contains(a.name())) {
-                    visit = candidate;
-                    holder = placed;
-                }
-            }
-            assertThat(holder).as("a session whose holder ranks its owner low").isNotNull();
-
-            long copied = visit.version();
-            try (AutoCloseable inFlight = GroupFaults.holdBackAllButLookupRepliesFrom(a, holder)) {
-                visit.request(Map.of("cart", "EST-2")); // replicated asynchronously, still on its way to the holder
-                // the balancer sends the user's next request to the holder (it thought a was down)
-                StoredSession taken = holder.store().load(visit.id()).orElseThrow();
-                assertThat(taken.version()).as("the owner's newer state, not the copy of version %d", copied)
-                        .isEqualTo(visit.version());
-                assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
-            }
+            // the balancer sends the user's next request to the holder (it thought a was down), which would not ask a
+            Takeover takeover = findTakeover(members, (taking, holder, likely) ->
+                    taking == holder && !likely.contains(a.name()));
+            assertTakesOverTheOwnersNewerState(a, takeover);
         }
     }
 
@@ -176,33 +155,10 @@ class TakeoverTest {
                 TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
             List<TestMember> members = group.startMembers(4);
             TestMember a = members.get(0);
-            // a session with a member that holds no copy and ranks the holder, not a, among its likely holders
-            ShopVisit visit = null;
-            TestMember holder = null;
-            TestMember asking = null;
-            for (int i = 0; i < 60 && asking == null; i++) {
-                ShopVisit candidate = new ShopVisit(a).request(Map.of("cart", "EST-1"));
-                Await.until("a copy of " + candidate.id() + " is placed",
-                        () -> members.stream().anyMatch(m -> m.backupVersion(candidate.id()) == candidate.version()));
-                TestMember placed = members.stream().filter(m -> m.backupVersion(candidate.id()) == candidate.version())
-                        .findFirst().orElseThrow();
-                for (TestMember m : members.subList(1, members.size())) {
-                    List<String> likely = likelyHolders(m, candidate.id());
-                    if (m != placed && likely.contains(placed.name()) && !likely.contains(a.name())) {
-                        visit = candidate;
-                        holder = placed;
-                        asking = m;
-                    }
-                }
-            }
-            assertThat(asking).as("a member that would ask the holder, not the owner").isNotNull();
-
-            try (AutoCloseable inFlight = GroupFaults.holdBackAllButLookupRepliesFrom(a, holder)) {
-                visit.request(Map.of("cart", "EST-2")); // still on its way to the holder
-                StoredSession taken = asking.store().load(visit.id()).orElseThrow(); // the user's next request
-                assertThat(taken.version()).isEqualTo(visit.version());
-                assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
-            }
+            // the user's next request reaches a member with no copy, which ranks the holder, not a, as likely
+            Takeover takeover = findTakeover(members, (taking, holder, likely) ->
+                    taking != holder && likely.contains(holder.name()) && !likely.contains(a.name()));
+            assertTakesOverTheOwnersNewerState(a, takeover);
         }
     }
 
@@ -238,6 +194,48 @@ class TakeoverTest {
             assertThat(taken.version()).isEqualTo(s.version() + 1);
             assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
             assertThat(b.backup(visit.id())).as("no copy left behind at the new owner").isEmpty();
+        }
+    }
+
+    /** A session of the first member, its holder, and the member that takes it over. */
+    private record Takeover(ShopVisit visit, TestMember holder, TestMember taking) {
+    }
+
+    /** Which member taking over which session a test needs, given that member's likely holders of it. */
+    private interface TakeoverShape {
+        boolean matches(TestMember taking, TestMember holder, List<String> likely);
+    }
+
+    /** Creates sessions at the first member until one and a member to take it over have the {@code shape} wanted. */
+    private static Takeover findTakeover(List<TestMember> members, TakeoverShape shape) {
+        for (int i = 0; i < 60; i++) {
+            ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", "EST-1"));
+            Await.until("a copy of " + visit.id() + " is placed",
+                    () -> members.stream().anyMatch(m -> m.backupVersion(visit.id()) == visit.version()));
+            TestMember holder = members.stream().filter(m -> m.backupVersion(visit.id()) == visit.version())
+                    .findFirst().orElseThrow();
+            for (TestMember taking : members.subList(1, members.size())) {
+                if (shape.matches(taking, holder, likelyHolders(taking, visit.id()))) {
+                    return new Takeover(visit, holder, taking);
+                }
+            }
+        }
+        throw new AssertionError("no session of the shape wanted in 60 tries");
+    }
+
+    /**
+     * The owner's next change is still on its way to the holder when the user's next request reaches the member
+     * taking over, which must take the session over with that change, not with the holder's older copy.
+     */
+    private static void assertTakesOverTheOwnersNewerState(TestMember owner, Takeover takeover) throws Exception {
+        ShopVisit visit = takeover.visit();
+        long copied = visit.version();
+        try (AutoCloseable inFlight = GroupFaults.holdBackAllButLookupRepliesFrom(owner, takeover.holder())) {
+            visit.request(Map.of("cart", "EST-2")); // replicated asynchronously, still on its way to the holder
+            StoredSession taken = takeover.taking().store().load(visit.id()).orElseThrow();
+            assertThat(taken.version()).as("the owner's newer state, not the copy of version %d", copied)
+                    .isEqualTo(visit.version());
+            assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
         }
     }
 

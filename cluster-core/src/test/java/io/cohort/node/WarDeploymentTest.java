@@ -144,6 +144,27 @@ class WarDeploymentTest {
         assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
     }
 
+    @Test
+    void aSignOffInTheReplacedVersionWhileItDrainsDoesNotWaitForItsOwnHandover() throws Exception {
+        HttpResponse<String> set = node.get(node.app("/app/session?set=cart&value=EST-1"));
+        String sessionCookie = set.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        Path release = home.resolve("release");
+        // the invalidation reaches every version's sessions through the server's session id manager, the new one too
+        var signOff = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?invalidate=1&until="
+                + java.net.URLEncoder.encode(release.toString(), java.nio.charset.StandardCharsets.UTF_8)))
+                .header("Cookie", sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        awaitActiveRequests(1);
+        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
+        awaitBody("/app/version", body -> body.equals("v2"));
+
+        Instant released = Instant.now();
+        Files.createFile(release);
+        assertThat(signOff.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+        assertThat(Duration.between(released, Instant.now())).as("the sign-off's own time, not the drain timeout")
+                .isLessThan(Duration.ofSeconds(3));
+        assertThat(sessionWithCookie(sessionCookie).body()).doesNotContain("cart=EST-1");
+    }
+
     private HttpResponse<String> sessionWithCookie(String cookie) throws Exception {
         return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(node.app("/app/session"))
                 .header("Cookie", cookie).build(), HttpResponse.BodyHandlers.ofString());

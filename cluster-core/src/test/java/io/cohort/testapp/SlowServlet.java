@@ -9,12 +9,13 @@ import java.nio.file.Path;
 
 /**
  * Test application servlet that takes its time: {@code ms} milliseconds, or with {@code until} (a file path) until
- * that file exists; at most 10 s either way. With {@code set} and {@code value} it then sets that attribute of the
- * request's session (a request that changes the session at its end, as a slow checkout does).
+ * that file exists; at most 60 s either way. With {@code set} and {@code value} it then sets that attribute of the
+ * request's session (a request that changes the session at its end, as a slow checkout does); with
+ * {@code invalidate} it then invalidates the session (a slow sign-off).
  */
 public class SlowServlet extends HttpServlet {
 
-    private static final long LIMIT_MILLIS = 10_000;
+    private static final long LIMIT_MILLIS = 60_000;
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
@@ -35,6 +36,9 @@ public class SlowServlet extends HttpServlet {
         String name = request.getParameter("set");
         if (name != null) {
             request.getSession().setAttribute(name, request.getParameter("value"));
+        }
+        if (request.getParameter("invalidate") != null && request.getSession(false) != null) {
+            request.getSession(false).invalidate();
         }
         response.setContentType("text/plain");
         response.getWriter().print(outcome);

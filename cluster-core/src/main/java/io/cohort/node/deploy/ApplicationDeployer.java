@@ -1,6 +1,5 @@
 package io.cohort.node.deploy;
 
-import io.cohort.session.jetty.PredecessorHandover;
 import io.cohort.session.jetty.StoreBinding;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * start leaves the old version serving. The swap is one atomic change of the context mapping; the
  * old version then finishes its in-flight requests (bounded by the drain timeout) and stops, which
  * hands its sessions to the session store. Until then a request that reaches the new version for a
- * session it does not hold waits for that hand-over ({@link PredecessorHandover}). Other applications are never touched. Each version runs
+ * session the old version holds waits for that hand-over ({@link HandoverGate}). Other applications are never touched. Each version runs
  * from a private staged copy of its WAR, so the file in {@code webapps/} can be replaced at any time.
  *
  * <p>Thread-safe; deployments are serialized.
@@ -99,11 +98,7 @@ public final class ApplicationDeployer {
             if (current != null && current.info().warSha256().equals(sha)) {
                 return current.info();
             }
-            // the old version drains for at most the drain timeout, then its stop hands its sessions over
-            // (bounded by the same timeout)
-            PredecessorHandover predecessor = current == null ? PredecessorHandover.none()
-                    : PredecessorHandover.pending(drainTimeout.multipliedBy(2));
-            DeployedApplication next = start(name, war, sha, predecessor);
+            DeployedApplication next = start(name, war, sha, current);
             swap(current, next);
             deployed.put(name, next);
             LOG.info("{} {} at {} (sha256 {})", current == null ? "Deployed" : "Redeployed", name,
@@ -112,7 +107,9 @@ public final class ApplicationDeployer {
                 try {
                     retire(current);
                 } finally {
-                    predecessor.handedOver();
+                    if (next.handler().getHandler() instanceof HandoverGate gate) {
+                        gate.handedOver();
+                    }
                 }
             }
             return next.info();
@@ -153,7 +150,8 @@ public final class ApplicationDeployer {
         }
     }
 
-    private DeployedApplication start(ApplicationName name, Path war, String sha, PredecessorHandover predecessor)
+    /** Starts a version of the application; {@code previous} (or null) is the version it will replace. */
+    private DeployedApplication start(ApplicationName name, Path war, String sha, DeployedApplication previous)
             throws DeploymentException {
         Path staging = stagingRoot.resolve(name.value() + "-" + sequence.incrementAndGet());
         try {
@@ -162,9 +160,11 @@ public final class ApplicationDeployer {
             if (!sha.equals(sha256(staged))) {
                 throw new DeploymentException(war + " changed while it was being deployed; will retry when it is stable");
             }
-            WebAppContext context = factory.create(name, staged, staging.resolve("tmp"), binders.apply(name),
-                    predecessor);
-            GracefulHandler handler = new GracefulHandler(context);
+            WebAppContext context = factory.create(name, staged, staging.resolve("tmp"), binders.apply(name));
+            // the old version drains for at most the drain timeout, then its stop hands its sessions over (bounded
+            // by the same timeout); until then requests for the sessions it holds wait
+            GracefulHandler handler = new GracefulHandler(previous == null ? context
+                    : new HandoverGate(context, id -> holds(previous, id), drainTimeout.multipliedBy(2)));
             handler.setServer(server);
             handler.start();
             if (!context.isAvailable()) {
@@ -178,6 +178,15 @@ public final class ApplicationDeployer {
         } catch (Exception e) {
             deleteQuietly(staging);
             throw new DeploymentException(name + " did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether the version holds the session with this id (without route) in memory. */
+    private static boolean holds(DeployedApplication app, String sessionId) {
+        try {
+            return app.context().getSessionHandler().getSessionCache().contains(sessionId);
+        } catch (Exception e) {
+            return false;
         }
     }
 

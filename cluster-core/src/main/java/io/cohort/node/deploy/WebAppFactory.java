@@ -2,7 +2,6 @@ package io.cohort.node.deploy;
 
 import io.cohort.session.jetty.BackupRouteFilter;
 import io.cohort.session.jetty.CohortSessionCache;
-import io.cohort.session.jetty.PredecessorHandover;
 import io.cohort.session.jetty.SessionStoreAdapter;
 import io.cohort.session.jetty.StoreBinding;
 import jakarta.servlet.DispatcherType;
@@ -46,10 +45,9 @@ final class WebAppFactory {
      * @param war the staged (private, immutable) copy of the WAR
      * @param tempDirectory where Jetty unpacks the WAR and compiles JSPs
      * @param binder decides the session store once the application's class loader exists
-     * @param predecessor when the version this one replaces has handed its sessions to the store
      */
     WebAppContext create(ApplicationName name, Path war, Path tempDirectory,
-            Function<WebAppContext, StoreBinding.Binder> binder, PredecessorHandover predecessor) {
+            Function<WebAppContext, StoreBinding.Binder> binder) {
         WebAppContext context = new CachingWebAppContext();
         context.setDisplayName(name.value());
         context.setContextPath(name.contextPath());
@@ -68,7 +66,7 @@ final class WebAppFactory {
         }
 
         SessionHandler sessions = context.getSessionHandler();
-        SessionStoreAdapter adapter = new SessionStoreAdapter(binder.apply(context), predecessor);
+        SessionStoreAdapter adapter = new SessionStoreAdapter(binder.apply(context));
         // attribute changes are flushed at response commit; access-time-only saves at most once a minute
         adapter.setSavePeriodSec(60);
         sessions.setSessionCache(new CohortSessionCache(sessions, adapter));

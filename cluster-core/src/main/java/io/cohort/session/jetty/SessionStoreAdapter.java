@@ -37,21 +37,14 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
     private static final Logger LOG = LoggerFactory.getLogger(SessionStoreAdapter.class);
 
     private final StoreBinding.Binder binder;
-    private final PredecessorHandover predecessor;
     private final Map<String, RemovalCause> pendingRemovals = new ConcurrentHashMap<>();
     private final Set<String> loggedRejections = ConcurrentHashMap.newKeySet();
     private volatile SessionStore store;
     private volatile SessionStoreContext storeContext;
     private volatile boolean shuttingDown;
 
-    /**
-     * @param binder chooses the store when the application starts
-     * @param predecessor when the version this one replaced has handed its sessions to the store
-     *     ({@link PredecessorHandover#none()} for a first deployment)
-     */
-    public SessionStoreAdapter(StoreBinding.Binder binder, PredecessorHandover predecessor) {
+    public SessionStoreAdapter(StoreBinding.Binder binder) {
         this.binder = binder;
-        this.predecessor = predecessor;
     }
 
     /** The store this application is bound to while started. */
@@ -119,8 +112,6 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
 
     /**
      * Loads a session this node does not hold from the store, which hands its ownership to this node.
-     * Right after a redeploy it first waits until the replaced version has handed its sessions to the
-     * store ({@link PredecessorHandover}), so a session that version still held is found, not missed.
      *
      * <p>A copy that had expired whatever its owner saw last ({@link StoredSession#expiredBeyondDoubtAt}:
      * its last access plus its maximum inactive interval, plus the quarter of it by which a copy's last
@@ -135,10 +126,6 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
      */
     @Override
     public SessionData doLoad(String id) {
-        if (!predecessor.await()) {
-            LOG.debug("Session {} of {}: the replaced version has not handed its sessions over yet; loading anyway",
-                    id, storeContext.application());
-        }
         Optional<StoredSession> found = store.load(id);
         if (found.isEmpty()) {
             return null;

@@ -57,9 +57,8 @@ public interface SessionTransport {
 
     /**
      * The session leaves this node's memory (graceful stop handed it over): forget it, keep the
-     * copies elsewhere. When the stop is a redeploy's, a transport may let the newer version of the
-     * application on this node own the session from here, so that version's {@link #takeOver} finds it
-     * at once.
+     * copies elsewhere. When the stop is a redeploy's, a transport may keep the session's state on this
+     * node for the newer version of the application, whose {@link #takeOver} then finds it here.
      */
     void forget(String sessionId);
 

@@ -53,7 +53,7 @@ final class GroupSessionTransport implements SessionTransport {
     /**
      * @param onClose called when the application stops
      * @param successor the transport of a newer version of the application on this node, once a redeploy
-     *     started one: the sessions this one hands over at its stop become that one's
+     *     started one: the sessions this one hands over at its stop stay here as copies for it
      */
     GroupSessionTransport(String application, ReplicationSettings settings, GroupContext group,
             ReplicationMetrics metrics, SessionCacheControl cache, FrameBundler bundler, Runnable onClose,
@@ -191,15 +191,23 @@ final class GroupSessionTransport implements SessionTransport {
     }
 
     /**
-     * The session left with a graceful stop, its last state handed to the holders. After a redeploy the newer
-     * version of the application on this node inherits it, shadow and holders, so it is found here even when no
-     * other member holds a copy (a cluster of one); otherwise the copies elsewhere answer for it.
+     * The session left with a graceful stop, its last state handed to the holders. After a redeploy that state
+     * also stays on this node as a copy, so the newer version of the application here takes the session over from
+     * it even when no other member holds one (a cluster of one); a copy whose user never comes back is swept as
+     * any orphaned copy is. Otherwise the copies elsewhere answer for the session.
      */
     @Override
     public void forget(String sessionId) {
         OwnedReplica replica = owned.remove(sessionId);
-        if (replica != null) {
-            successor.get().ifPresent(next -> next.owned().inherit(sessionId, replica));
+        if (replica == null || successor.get().isEmpty()) {
+            return;
+        }
+        StoredSession state;
+        synchronized (replica) {
+            state = replica.shadow;
+        }
+        if (state != null) {
+            group.backups().apply(application, group.selfName(), SessionChange.full(state));
         }
     }
 

@@ -51,16 +51,6 @@ final class OwnedSessions {
         disowned.remove(sessionId);
     }
 
-    /**
-     * The previous version of the application on this node handed the session over (a redeploy): this transport owns
-     * it from now on, unless it already does (it took the session over meanwhile, which then stands).
-     */
-    void inherit(String sessionId, OwnedReplica replica) {
-        if (owned.putIfAbsent(sessionId, replica) == null) {
-            disowned.remove(sessionId);
-        }
-    }
-
     /** Whether another member took the session over from this node (and forgets that it did). */
     boolean forgetDisowned(String sessionId) {
         return disowned.remove(sessionId);

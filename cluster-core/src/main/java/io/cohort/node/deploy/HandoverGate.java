@@ -1,0 +1,91 @@
+package io.cohort.node.deploy;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.ee10.webapp.WebAppContext;
+import org.eclipse.jetty.http.HttpCookie;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Stands in front of a redeployed application while the version it replaced finishes its in-flight
+ * requests: that version still holds its users' sessions in memory, and hands them to the session
+ * store only when it stops. A request that names one of those sessions waits here, on its own
+ * thread and before Jetty looks the session up, until the old version has stopped; then the new
+ * version finds the session in the store instead of missing it (a new session for the user) or, with
+ * replication, taking it over from the copies while the old version still owns it.
+ *
+ * <p>Requests without a session, or for a session the old version does not hold, pass at once. The
+ * wait is bounded (the old version's stop is itself bounded by {@code graceful-stop}, once for its
+ * drain and once for its hand-over); past the bound the request goes on. Thread-safe.
+ */
+final class HandoverGate extends Handler.Wrapper {
+
+    private final CompletableFuture<Void> handedOver = new CompletableFuture<>();
+    private final WebAppContext context;
+    private final Predicate<String> predecessorHolds;
+    private final Duration bound;
+
+    /**
+     * @param context the new version
+     * @param predecessorHolds whether the old version holds the session with this id (without route) in memory
+     * @param bound the longest a request waits
+     */
+    HandoverGate(WebAppContext context, Predicate<String> predecessorHolds, Duration bound) {
+        super(context);
+        this.context = context;
+        this.predecessorHolds = predecessorHolds;
+        this.bound = bound;
+    }
+
+    /** The old version has stopped (or failed to): its sessions are in the store, nothing waits any more. */
+    void handedOver() {
+        handedOver.complete(null);
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) throws Exception {
+        if (!handedOver.isDone()) {
+            String id = requestedSessionId(request);
+            if (id != null && predecessorHolds.test(id)) {
+                awaitHandover();
+            }
+        }
+        return super.handle(request, response, callback);
+    }
+
+    private void awaitHandover() {
+        try {
+            handedOver.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (TimeoutException | ExecutionException e) {
+            // the old version did not stop in time: the request goes on and loads what the store has
+        }
+    }
+
+    /** The session id the request names in the session cookie or the path parameter, without its route. */
+    private String requestedSessionId(Request request) {
+        SessionHandler sessions = context.getSessionHandler();
+        String extended = null;
+        for (HttpCookie cookie : Request.getCookies(request)) {
+            if (sessions.getSessionCookie().equals(cookie.getName())) {
+                extended = cookie.getValue();
+                break;
+            }
+        }
+        String param = request.getHttpURI().getParam();
+        String prefix = sessions.getSessionIdPathParameterName() + "=";
+        if (extended == null && param != null && param.startsWith(prefix)) {
+            extended = param.substring(prefix.length());
+        }
+        return extended == null || extended.isEmpty() ? null : sessions.getSessionIdManager().getId(extended);
+    }
+}

@@ -114,17 +114,10 @@ class WarDeploymentTest {
 
     @Test
     void aSessionRequestedWhileTheReplacedVersionStillDrainsIsHandedOverNotReplaced() throws Exception {
-        HttpResponse<String> set = node.get(node.app("/app/session?set=cart&value=EST-1"));
-        String sessionCookie = set.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        String sessionCookie = sessionWithCart();
         // a request that runs until the test releases it keeps the old version draining after the swap
         Path release = home.resolve("release");
-        var held = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?until="
-                + java.net.URLEncoder.encode(release.toString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        awaitActiveRequests(1);
-
-        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
-        awaitBody("/app/version", body -> body.equals("v2"));
+        var held = redeployWhileHeld("/app/slow?until=", release, null);
         assertThat(held).as("the old version still drains").isNotDone();
 
         var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
@@ -146,16 +139,10 @@ class WarDeploymentTest {
 
     @Test
     void aSignOffInTheReplacedVersionWhileItDrainsDoesNotWaitForItsOwnHandover() throws Exception {
-        HttpResponse<String> set = node.get(node.app("/app/session?set=cart&value=EST-1"));
-        String sessionCookie = set.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        String sessionCookie = sessionWithCart();
         Path release = home.resolve("release");
         // the invalidation reaches every version's sessions through the server's session id manager, the new one too
-        var signOff = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?invalidate=1&until="
-                + java.net.URLEncoder.encode(release.toString(), java.nio.charset.StandardCharsets.UTF_8)))
-                .header("Cookie", sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
-        awaitActiveRequests(1);
-        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
-        awaitBody("/app/version", body -> body.equals("v2"));
+        var signOff = redeployWhileHeld("/app/slow?invalidate=1&until=", release, sessionCookie);
 
         Instant released = Instant.now();
         Files.createFile(release);
@@ -163,6 +150,30 @@ class WarDeploymentTest {
         assertThat(Duration.between(released, Instant.now())).as("the sign-off's own time, not the drain timeout")
                 .isLessThan(Duration.ofSeconds(3));
         assertThat(sessionWithCookie(sessionCookie).body()).doesNotContain("cart=EST-1");
+    }
+
+    /** A new session holding {@code cart=EST-1}; returns its cookie ({@code JSESSIONID=…}). */
+    private String sessionWithCart() throws Exception {
+        HttpResponse<String> set = node.get(node.app("/app/session?set=cart&value=EST-1"));
+        return set.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+    }
+
+    /**
+     * Sends {@code slowPath} followed by {@code release} (a request the slow servlet holds until that file exists),
+     * with {@code cookie} if not null, then redeploys the application while it is held; returns the held request.
+     */
+    private java.util.concurrent.CompletableFuture<HttpResponse<String>> redeployWhileHeld(String slowPath, Path release,
+            String cookie) throws Exception {
+        var request = java.net.http.HttpRequest.newBuilder(node.app(slowPath
+                + java.net.URLEncoder.encode(release.toString(), java.nio.charset.StandardCharsets.UTF_8)));
+        if (cookie != null) {
+            request.header("Cookie", cookie);
+        }
+        var held = node.http.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
+        awaitActiveRequests(1);
+        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
+        awaitBody("/app/version", body -> body.equals("v2"));
+        return held;
     }
 
     private HttpResponse<String> sessionWithCookie(String cookie) throws Exception {

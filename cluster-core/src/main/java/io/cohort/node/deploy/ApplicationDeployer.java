@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  * start leaves the old version serving. The swap is one atomic change of the context mapping; the
  * old version then finishes its in-flight requests (bounded by the drain timeout) and stops, which
  * hands its sessions to the session store. Until then a request that reaches the new version for a
- * session the old version holds waits for that hand-over ({@link HandoverGate}). Other applications are never touched. Each version runs
- * from a private staged copy of its WAR, so the file in {@code webapps/} can be replaced at any time.
+ * session the old version holds waits for that hand-over ({@link HandoverGate}). Other applications
+ * are never touched. Each version runs from a private staged copy of its WAR, so the file in
+ * {@code webapps/} can be replaced at any time.
  *
  * <p>Thread-safe; deployments are serialized.
  */

@@ -140,7 +140,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
                 callerSends);
         self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(), bundler,
                 () -> applications.remove(app, self[0]),
-                () -> Optional.ofNullable(applications.get(app)).filter(current -> current != self[0]));
+                () -> applications.get(app) != self[0]);
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));
         if (applications.put(app, self[0]) != null) {
             LOG.info("{}: a new version takes over the application's replication", app);

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -47,17 +48,17 @@ final class GroupSessionTransport implements SessionTransport {
     private final TakeoverCoordinator takeovers;
     private final SessionCacheControl cache;
     private final Runnable onClose;
-    private final Supplier<Optional<GroupSessionTransport>> successor;
+    private final BooleanSupplier replaced;
     private final FrameBundler bundler;
 
     /**
      * @param onClose called when the application stops
-     * @param successor the transport of a newer version of the application on this node, once a redeploy
-     *     started one: the sessions this one hands over at its stop stay here as copies for it
+     * @param replaced whether a newer version of the application on this node has its own transport now (a
+     *     redeploy): the sessions this one hands over at its stop then stay here as copies for it
      */
     GroupSessionTransport(String application, ReplicationSettings settings, GroupContext group,
             ReplicationMetrics metrics, SessionCacheControl cache, FrameBundler bundler, Runnable onClose,
-            Supplier<Optional<GroupSessionTransport>> successor) {
+            BooleanSupplier replaced) {
         this.application = application;
         this.cache = cache;
         this.group = group;
@@ -65,7 +66,7 @@ final class GroupSessionTransport implements SessionTransport {
         this.continuous = settings.trigger() != Trigger.ON_SHUTDOWN;
         this.metrics = metrics;
         this.onClose = onClose;
-        this.successor = successor;
+        this.replaced = replaced;
         this.takeovers = new TakeoverCoordinator(this, group, metrics);
         this.bundler = bundler;
         metrics.gauge(ReplicationMetrics.OWNED, owned::size);
@@ -199,7 +200,7 @@ final class GroupSessionTransport implements SessionTransport {
     @Override
     public void forget(String sessionId) {
         OwnedReplica replica = owned.remove(sessionId);
-        if (replica == null || successor.get().isEmpty()) {
+        if (replica == null || !replaced.getAsBoolean()) {
             return;
         }
         StoredSession state;

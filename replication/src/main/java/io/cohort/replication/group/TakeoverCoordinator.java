@@ -86,9 +86,7 @@ final class TakeoverCoordinator {
         List<Member> others = group.membership().others();
         Set<String> asked = new LinkedHashSet<>();
         transport.placement().likelyHolders(sessionId, others).forEach(m -> asked.add(m.name()));
-        if (group.membership().addressOf(local.owner()).isPresent() && !local.owner().equals(group.selfName())) {
-            asked.add(local.owner());
-        }
+        others.stream().map(Member::name).filter(local.owner()::equals).findFirst().ifPresent(asked::add);
         StoredSession copy = local.session();
         Optional<LookupRequests.Found> remote = asked.isEmpty() ? Optional.empty()
                 : ask(sessionId, List.copyOf(asked), System.nanoTime() + wait.toNanos());

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class WarDeploymentTest {
@@ -112,8 +114,15 @@ class WarDeploymentTest {
         assertThat(after.headers().allValues("Set-Cookie")).as("no new session").noneMatch(c -> c.startsWith("JSESSIONID="));
     }
 
-    @Test
-    void aSessionRequestedWhileTheReplacedVersionStillDrainsIsHandedOverNotReplaced() throws Exception {
+    /** Where a request names its session: each way Jetty's session handler accepts. */
+    enum SessionNamedBy {
+        COOKIE, COOKIE_NAME_IN_LOWER_CASE, PATH_PARAMETER_AFTER_ANOTHER
+    }
+
+    @ParameterizedTest
+    @EnumSource(SessionNamedBy.class)
+    void aSessionRequestedWhileTheReplacedVersionStillDrainsIsHandedOverNotReplaced(SessionNamedBy namedBy)
+            throws Exception {
         String sessionCookie = sessionWithCart();
         // a request that runs until the test releases it keeps the old version draining after the swap
         Path release = home.resolve("release");
@@ -122,7 +131,7 @@ class WarDeploymentTest {
 
         var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
-                return sessionWithCookie(sessionCookie);
+                return sessionNamedBy(namedBy, sessionCookie);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -174,6 +183,18 @@ class WarDeploymentTest {
         TestWars.write(node.webapps().resolve("app.war"), "v2", true);
         awaitBody("/app/version", body -> body.equals("v2"));
         return held;
+    }
+
+    private HttpResponse<String> sessionNamedBy(SessionNamedBy namedBy, String cookie) throws Exception {
+        String id = cookie.substring("JSESSIONID=".length());
+        var request = switch (namedBy) {
+            case COOKIE -> java.net.http.HttpRequest.newBuilder(node.app("/app/session")).header("Cookie", cookie);
+            case COOKIE_NAME_IN_LOWER_CASE -> java.net.http.HttpRequest.newBuilder(node.app("/app/session"))
+                    .header("Cookie", "jsessionid=" + id);
+            case PATH_PARAMETER_AFTER_ANOTHER -> java.net.http.HttpRequest.newBuilder(
+                    node.app("/app/session;lang=en;jsessionid=" + id));
+        };
+        return java.net.http.HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> sessionWithCookie(String cookie) throws Exception {

@@ -1,6 +1,8 @@
 package io.cohort.node.deploy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -52,11 +54,8 @@ final class HandoverGate extends Handler.Wrapper {
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (!handedOver.isDone()) {
-            String id = requestedSessionId(request);
-            if (id != null && predecessorHolds.test(id)) {
-                awaitHandover();
-            }
+        if (!handedOver.isDone() && requestedSessionIds(request).stream().anyMatch(predecessorHolds)) {
+            awaitHandover();
         }
         return super.handle(request, response, callback);
     }
@@ -71,21 +70,31 @@ final class HandoverGate extends Handler.Wrapper {
         }
     }
 
-    /** The session id the request names in the session cookie or the path parameter, without its route. */
-    private String requestedSessionId(Request request) {
+    /**
+     * The session ids (without route) the request names, found where Jetty's session handler looks
+     * for them: every session cookie (its name matched ignoring case) and every session path parameter.
+     */
+    private List<String> requestedSessionIds(Request request) {
         SessionHandler sessions = context.getSessionHandler();
-        String extended = null;
-        for (HttpCookie cookie : Request.getCookies(request)) {
-            if (sessions.getSessionCookie().equals(cookie.getName())) {
-                extended = cookie.getValue();
-                break;
+        List<String> ids = new ArrayList<>(1);
+        if (sessions.isUsingCookies()) {
+            for (HttpCookie cookie : Request.getCookies(request)) {
+                if (sessions.getSessionCookie().equalsIgnoreCase(cookie.getName())) {
+                    ids.add(cookie.getValue());
+                }
             }
         }
-        String param = request.getHttpURI().getParam();
-        String prefix = sessions.getSessionIdPathParameterName() + "=";
-        if (extended == null && param != null && param.startsWith(prefix)) {
-            extended = param.substring(prefix.length());
+        String params = request.getHttpURI().getParam();
+        String name = sessions.getSessionIdPathParameterName();
+        if (sessions.isUsingUriParameters() && params != null && name != null) {
+            for (String param : params.split(";")) {
+                if (param.length() > name.length() + 1 && param.startsWith(name) && param.charAt(name.length()) == '=') {
+                    ids.add(param.substring(name.length() + 1).trim());
+                }
+            }
         }
-        return extended == null || extended.isEmpty() ? null : sessions.getSessionIdManager().getId(extended);
+        ids.removeIf(String::isEmpty);
+        ids.replaceAll(sessions.getSessionIdManager()::getId);
+        return ids;
     }
 }

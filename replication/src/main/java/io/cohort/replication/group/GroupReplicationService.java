@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.jgroups.Address;
 import org.jgroups.JChannel;
@@ -63,10 +64,12 @@ public final class GroupReplicationService implements SessionStoreFactory {
         this.codec = new MessageCodec(options.limits(), keys.map(k -> new MessageSeal(k.sealKey())).orElse(null));
         this.membership = new GroupMembership(self);
         JChannel jchannel = GroupStack.create(cluster, self.name(), options.stackTuning(), keys);
+        SuspicionWatch suspicions = SuspicionWatch.insertInto(jchannel.getProtocolStack(), this::suspected);
+        Predicate<String> suspected = name -> membership.addressOf(name).map(suspicions::isSuspected).orElse(false);
         this.channel = new GroupChannel(jchannel, cluster.name());
         boolean multicast = cluster.protocol() instanceof io.cohort.config.MulticastProtocol;
         this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast), new BackupStore(),
-                new SyncAcknowledgements(), new LookupRequests());
+                new SyncAcknowledgements(suspected), new LookupRequests(suspected));
         this.rebalancer = new ViewRebalancer(group, applications::values);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-backup-sweeper-" + self.name());
@@ -115,6 +118,15 @@ public final class GroupReplicationService implements SessionStoreFactory {
         if (view != null) {
             viewChanged(view);
         }
+    }
+
+    /** A member is suspected of having died (its connection closed without a goodbye): stop waiting for it. */
+    private void suspected(Address address) {
+        String name = membership.nameOf(address);
+        LOG.info("{}: the connection to {} closed without a goodbye; its answers and acknowledgements are not waited "
+                + "for until it is heard from again or leaves the view", membership.self().name(), name);
+        group.acks().suspected(name);
+        group.lookups().suspected(name);
     }
 
     private synchronized void viewChanged(View view) {

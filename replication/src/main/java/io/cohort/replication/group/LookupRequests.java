@@ -12,13 +12,18 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Lookups waiting for answers: which members were asked, which copies came back. A lookup ends when
- * every asked member answered (or left the group) or when its wait is over; its result is the copy
- * with the highest version and the members that hold exactly that version. Thread-safe.
+ * every asked member answered, left the group or is suspected of having died (see
+ * {@link SuspicionWatch}), or when its wait is over; its result is the copy with the highest version
+ * and the members that hold exactly that version. A suspected member's answer still counts if it
+ * arrives before the lookup ends. Thread-safe.
  */
 final class LookupRequests {
+
+    private final Predicate<String> suspected;
 
     /** The newest copy found and who holds it. */
     record Found(StoredSession copy, Set<String> holders) {
@@ -48,12 +53,22 @@ final class LookupRequests {
         }
     }
 
+    /** Lookups that wait for every asked member in the view. */
+    LookupRequests() {
+        this(name -> false);
+    }
+
+    /** @param suspected whether the member with this name is suspected now: its answer is not waited for */
+    LookupRequests(Predicate<String> suspected) {
+        this.suspected = suspected;
+    }
+
     /** A new lookup of {@code asked} members; send each a Lookup with the returned correlation. */
     long open(Collection<String> asked) {
         long correlation = nextCorrelation.incrementAndGet();
         Pending p = new Pending();
-        p.unanswered.addAll(asked);
-        if (asked.isEmpty()) {
+        asked.stream().filter(suspected.negate()).forEach(p.unanswered::add);
+        if (p.unanswered.isEmpty()) {
             p.answered.complete(null);
         }
         pending.put(correlation, p);
@@ -75,6 +90,15 @@ final class LookupRequests {
         for (Pending p : pending.values()) {
             p.unanswered.retainAll(present);
             if (p.unanswered.isEmpty()) {
+                p.answered.complete(null);
+            }
+        }
+    }
+
+    /** The member with this name is suspected: lookups waiting for its answer stop waiting for it. */
+    void suspected(String member) {
+        for (Pending p : pending.values()) {
+            if (p.unanswered.remove(member) && p.unanswered.isEmpty()) {
                 p.answered.complete(null);
             }
         }

@@ -7,17 +7,29 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
  * Changes waiting for their holders to report that they applied them. Each waiting change has a
- * correlation number carried by its messages; it is done when every holder acknowledged it or left
- * the group, and fails when a holder missed it. It is forgotten once its future completes in any way,
+ * correlation number carried by its messages; it is done when every holder acknowledged it, left the
+ * group or is suspected of having died (see {@link SuspicionWatch}), and fails when a holder missed it. It is forgotten once its future completes in any way,
  * cancellation included (the waiter gave up). Thread-safe.
  */
 final class SyncAcknowledgements {
 
     private final AtomicLong nextCorrelation = new AtomicLong();
     private final ConcurrentMap<Long, Waiting> waiting = new ConcurrentHashMap<>();
+    private final Predicate<String> suspected;
+
+    /** Acknowledgements owed by every holder in the view. */
+    SyncAcknowledgements() {
+        this(name -> false);
+    }
+
+    /** @param suspected whether the member with this name is suspected now: its acknowledgement is not waited for */
+    SyncAcknowledgements(Predicate<String> suspected) {
+        this.suspected = suspected;
+    }
 
     private record Waiting(Set<String> holders, CompletableFuture<Void> done) {
     }
@@ -26,12 +38,12 @@ final class SyncAcknowledgements {
     Registration register(Collection<String> holders) {
         long correlation = nextCorrelation.incrementAndGet();
         CompletableFuture<Void> done = new CompletableFuture<>();
-        if (holders.isEmpty()) {
+        Set<String> remaining = ConcurrentHashMap.newKeySet();
+        holders.stream().filter(suspected.negate()).forEach(remaining::add);
+        if (remaining.isEmpty()) {
             done.complete(null);
             return new Registration(correlation, done);
         }
-        Set<String> remaining = ConcurrentHashMap.newKeySet();
-        remaining.addAll(holders);
         waiting.put(correlation, new Waiting(remaining, done));
         done.whenComplete((ok, error) -> waiting.remove(correlation));
         return new Registration(correlation, done);
@@ -60,6 +72,15 @@ final class SyncAcknowledgements {
         Waiting w = waiting.get(correlation);
         if (w != null && w.holders().remove(holder) && w.holders().isEmpty()) {
             w.done().complete(null);
+        }
+    }
+
+    /** The member with this name is suspected: acknowledgements it owes are waived. */
+    void suspected(String member) {
+        for (Waiting w : waiting.values()) {
+            if (w.holders().remove(member) && w.holders().isEmpty()) {
+                w.done().complete(null);
+            }
         }
     }
 

@@ -65,6 +65,37 @@ class DeliveryTest {
     }
 
     @Test
+    void synchronousDeliveryDoesNotWaitForAHolderWhoseProcessDied() throws Exception {
+        // the crashed holder stays in the view for as long as its suspicion is verified, as long as the sync timeout
+        Duration verification = Duration.ofSeconds(10);
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(verification)))
+                .tuning(java.util.Map.of("cohort.verify_suspect.timeout", verification.toMillis() + "ms"))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(owner).request(java.util.Map.of("cart", "EST-1"));
+            assertThat(holder.backupVersion(visit.id())).isEqualTo(visit.version());
+
+            org.jgroups.Address holderAddress = GroupFaults.address(holder);
+            holder.crash();
+            Await.until("the owner suspects the holder", () -> suspects(owner, holderAddress));
+            long start = System.nanoTime();
+            visit.request(java.util.Map.of("cart", "EST-2"));
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not the sync timeout")
+                    .isLessThan(verification.dividedBy(2));
+            assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
+            assertThat(owner.service().clusterView().members()).as("the holder is still in the view").hasSize(2);
+        }
+    }
+
+    private static boolean suspects(TestMember member, org.jgroups.Address suspect) {
+        SuspicionWatch watch = member.service().channel().channel().getProtocolStack().findProtocol(SuspicionWatch.class);
+        return watch.isSuspected(suspect);
+    }
+
+    @Test
     void asynchronousChangesArriveLaterInOrderUnderConcurrentChangesToOneSession() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE,
                 Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {

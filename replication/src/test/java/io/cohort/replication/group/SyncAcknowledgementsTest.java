@@ -66,6 +66,21 @@ class SyncAcknowledgementsTest {
     }
 
     @Test
+    void aSuspectedHolderIsNotWaitedForNorAfterwardsRegistered() throws Exception {
+        Set<String> suspected = new java.util.HashSet<>();
+        SyncAcknowledgements watched = new SyncAcknowledgements(suspected::contains);
+        SyncAcknowledgements.Registration change = watched.register(List.of("n2", "n3"));
+        watched.acknowledged(change.correlation(), "n2");
+
+        suspected.add("n3");
+        watched.suspected("n3");
+
+        assertThat(change.done().get()).isNull();
+        assertThat(watched.register(List.of("n3")).done()).as("registered while n3 is suspected").isDone();
+        assertThat(watched.register(List.of("n2", "n3")).done()).isNotDone();
+    }
+
+    @Test
     void aFrameThatCouldNotBeSentIsReportedMissedByItsTargetOrForAMulticastByEveryone() {
         ReplicationMetrics metrics = new ReplicationMetrics(new SimpleMeterRegistry(), "shop");
         List<String> missed = new ArrayList<>();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.cluster.Member;
 import io.cohort.config.Delivery;
+import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.ChangeKind;
@@ -195,6 +196,39 @@ class TakeoverTest {
             assertThat(TestMember.CODEC.deserialize("cart", taken.attributes().get("cart"))).isEqualTo("EST-2");
             assertThat(b.backup(visit.id())).as("no copy left behind at the new owner").isEmpty();
         }
+    }
+
+    @Test
+    void aTakeoverRightAfterTheOwnerCrashedDoesNotWaitForTheDeadOwnersAnswer() throws Exception {
+        // the crashed owner stays in the view for as long as its suspicion is verified: longer than the test's bound
+        Duration verification = Duration.ofSeconds(15);
+        ReplicationSettings settings = new ReplicationSettings(1, true, verification, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, settings)
+                .tuning(Map.of("cohort.verify_suspect.timeout", verification.toMillis() + "ms"))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            TestMember holder = holderOf(visit, members.get(1), members.get(2));
+            TestMember other = holder == members.get(1) ? members.get(2) : members.get(1);
+            ShopVisit second = new ShopVisit(a).request(Map.of("cart", "EST-2"));
+
+            a.crash();
+            long start = System.nanoTime();
+            StoredSession fromCopy = holder.store().load(visit.id()).orElseThrow();
+            StoredSession searched = (other.backup(second.id()).isPresent() ? holder : other).store()
+                    .load(second.id()).orElseThrow();
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(took).as("both takeovers, without waiting for the dead owner").isLessThan(Duration.ofSeconds(8));
+            assertThat(members(holder)).as("a is still in the view").contains(a.name());
+            assertThat(fromCopy.version()).isEqualTo(visit.version());
+            assertThat(searched.version()).isEqualTo(second.version());
+        }
+    }
+
+    private static List<String> members(TestMember member) {
+        return member.service().clusterView().members().stream().map(Member::name).toList();
     }
 
     /** A session of the first member, its holder, and the member that takes it over. */

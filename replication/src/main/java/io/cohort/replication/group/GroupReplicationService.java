@@ -120,11 +120,14 @@ public final class GroupReplicationService implements SessionStoreFactory {
         }
     }
 
-    /** A member is suspected of having died (its connection closed without a goodbye): stop waiting for it. */
+    /**
+     * A member is suspected of having died (its connection closed): stop waiting for it. Logged at debug level only:
+     * a member that stops gracefully may close its connections before this node has the view without it.
+     */
     private void suspected(Address address) {
         String name = membership.nameOf(address);
-        LOG.info("{}: the connection to {} closed without a goodbye; its answers and acknowledgements are not waited "
-                + "for until it is heard from again or leaves the view", membership.self().name(), name);
+        LOG.debug("{}: {} is suspected (its connection closed); its answers and acknowledgements are not waited for "
+                + "until it is heard from again or leaves the view", membership.self().name(), name);
         group.acks().suspected(name);
         group.lookups().suspected(name);
     }

@@ -2,6 +2,7 @@ package io.cohort.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,9 +20,13 @@ import java.util.Objects;
  * @param scanInterval the hot-deployment scan period; {@link Duration#ZERO} disables hot deployment
  * @param idleTimeout  how long the HTTP and admin connectors keep an idle connection; above zero, and meant to be
  *                     above the {@code idle-timeout} of the balancers in front of the node, so they close first
+ * @param trustedProxies the addresses and CIDR ranges (e.g. {@code 10.1.0.0/16}) whose forwarding headers
+ *                     ({@code X-Forwarded-*}, {@code Forwarded}) the HTTP connector applies to a request; empty
+ *                     trusts nobody
  */
 public record NodeConfig(String name, String host, String bindAddress, int httpPort, Path webapps, Path workDir,
-                         int maxThreads, Duration gracefulStop, Duration scanInterval, Duration idleTimeout) {
+                         int maxThreads, Duration gracefulStop, Duration scanInterval, Duration idleTimeout,
+                         List<String> trustedProxies) {
 
     public NodeConfig {
         Objects.requireNonNull(name, "name");
@@ -42,6 +47,7 @@ public record NodeConfig(String name, String host, String bindAddress, int httpP
         if (idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("idleTimeout must be positive: " + idleTimeout);
         }
+        trustedProxies = List.copyOf(trustedProxies);
     }
 
     /** Whether the webapps directory is scanned for changes while the node runs. */

@@ -34,6 +34,7 @@ final class RawCohort {
         @JsonProperty("graceful-stop") String gracefulStop = "30s";
         @JsonProperty("scan-interval") String scanInterval = "1s";
         @JsonProperty("idle-timeout") String idleTimeout = "65s";
+        @JsonProperty("trusted-proxies") String trustedProxies = "127.0.0.0/8 ::1";
     }
 
     static final class RawAdmin {

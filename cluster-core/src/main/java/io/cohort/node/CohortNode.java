@@ -31,6 +31,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.CountDownLatch;
 import org.eclipse.jetty.jmx.MBeanContainer;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
@@ -104,6 +105,10 @@ public final class CohortNode implements AutoCloseable {
         server.addBean(sessionIds, true);
 
         this.httpConnector = connector(HTTP, config.node().bindAddress(), config.node().httpPort());
+        TrustedProxyForwarding forwarding = new TrustedProxyForwarding(config.node().trustedProxies());
+        if (forwarding.trustsAnyone()) {
+            httpConnector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().addCustomizer(forwarding);
+        }
         this.adminConnector = config.admin().enabled()
                 ? Optional.of(connector(ADMIN, config.admin().bindAddress(), config.admin().port()))
                 : Optional.empty();

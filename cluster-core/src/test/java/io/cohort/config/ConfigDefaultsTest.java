@@ -30,6 +30,7 @@ class ConfigDefaultsTest {
         b.put("node/graceful-stop", c -> c.peer.node().gracefulStop());
         b.put("node/scan-interval", c -> c.peer.node().scanInterval());
         b.put("node/idle-timeout", c -> c.peer.node().idleTimeout());
+        b.put("node/trusted-proxies", c -> String.join(" ", c.peer.node().trustedProxies()));
         b.put("admin/enabled", c -> c.peer.admin().enabled());
         b.put("admin/bind-addr", c -> c.peer.admin().bindAddress());
         b.put("admin/port", c -> c.peer.admin().port());

@@ -28,7 +28,8 @@ class ConfigLoaderTest {
 
         assertThat(config.source()).isEqualTo(dir.resolve("full.xml"));
         assertThat(config.node()).isEqualTo(new NodeConfig("n1", "blade1", "0.0.0.0", 8081, dir.resolve("apps"),
-                Path.of("/var/tmp/cohort-n1"), 50, Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(90)));
+                Path.of("/var/tmp/cohort-n1"), 50, Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(90),
+                List.of("10.0.0.5", "10.1.0.0/16", "fd00::/8")));
         assertThat(config.node().hotDeployment()).isFalse();
         assertThat(config.admin()).isEqualTo(new AdminConfig(true, "127.0.0.2", 9091, Optional.of(new Secret("admin-token-1", "test"))));
         assertThat(config.admin().apiEnabled()).isTrue();
@@ -59,7 +60,8 @@ class ConfigLoaderTest {
         CohortConfig config = TestConfigs.parse("minimal.xml", dir, Map.of());
 
         assertThat(config.node()).isEqualTo(new NodeConfig("n1", "localhost", "127.0.0.1", 8080, dir.resolve("webapps"),
-                dir.resolve("work"), 200, Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(65)));
+                dir.resolve("work"), 200, Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(65),
+                List.of("127.0.0.0/8", "::1")));
         assertThat(config.admin()).isEqualTo(new AdminConfig(true, "127.0.0.1", 9090, Optional.empty()));
         assertThat(config.admin().apiEnabled()).isFalse();
         assertThat(config.dataSources()).isEmpty();

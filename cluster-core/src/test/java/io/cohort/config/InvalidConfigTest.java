@@ -73,6 +73,26 @@ class InvalidConfigTest {
     }
 
     @Test
+    void trustedProxiesMustBeAddressLiteralsOrRangesNeverHostNames() {
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" trusted-proxies="10.0.0.5 balancer.example.com"/>
+                </cohort>"""))
+                .hasMessageStartingWith("cohort.xml:2:19: invalid value trusted-proxies=\"10.0.0.5 balancer.example.com\" on <node>; "
+                        + "expected IP addresses and CIDR ranges separated by spaces");
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" trusted-proxies="10.0.0.300"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:2:19: invalid value trusted-proxies=\"10.0.0.300\"");
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" trusted-proxies="127.0.0.0/8 10.1.2.3/16"/>
+                </cohort>"""))
+                .hasMessageStartingWith("cohort.xml:2:19: invalid address or range \"10.1.2.3/16\"")
+                .hasMessageContaining("expected IP addresses and CIDR ranges whose host bits are zero");
+    }
+
+    @Test
     void sizeWithoutAKnownUnitIsRefused() {
         assertThat(errorOfText("""
                 <cohort xmlns="urn:cohort:config:1">
@@ -110,7 +130,7 @@ class InvalidConfigTest {
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="n1" colour="blue"/>
                 </cohort>""")).hasMessage("cohort.xml:2:19: unknown attribute colour on <node>; expected one of name, host, "
-                + "bind-addr, http-port, webapps, work-dir, max-threads, graceful-stop, scan-interval, idle-timeout");
+                + "bind-addr, http-port, webapps, work-dir, max-threads, graceful-stop, scan-interval, idle-timeout, trusted-proxies");
     }
 
     @Test

@@ -36,15 +36,21 @@ final class TestNode implements AutoCloseable {
 
     static TestNode start(Path home, String name, String clusterXml, List<SessionStoreProvider> providers)
             throws Exception {
+        return start(home, name, "", clusterXml, providers);
+    }
+
+    /** A node whose {@code <node>} element also has {@code nodeAttributes} (e.g. {@code trusted-proxies="none"}). */
+    static TestNode start(Path home, String name, String nodeAttributes, String clusterXml,
+            List<SessionStoreProvider> providers) throws Exception {
         Files.createDirectories(home.resolve("webapps"));
         String xml = """
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="%s" host="host-%s" http-port="0" webapps="webapps" work-dir="work"
-                        scan-interval="1s" graceful-stop="5s"/>
+                        scan-interval="1s" graceful-stop="5s" %s/>
                   <admin port="0" token-env="COHORT_ADMIN_TOKEN"/>
                   %s
                 </cohort>
-                """.formatted(name, name, clusterXml);
+                """.formatted(name, name, nodeAttributes, clusterXml);
         Path file = home.resolve("cohort.xml");
         Files.writeString(file, xml);
         CohortConfig config = ConfigLoader.parse(file.toString(),

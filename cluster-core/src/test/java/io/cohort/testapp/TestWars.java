@@ -19,7 +19,7 @@ import java.util.zip.ZipOutputStream;
 public final class TestWars {
 
     private static final List<Class<?>> CLASSES = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
-            LoaderServlet.class, CartItem.class);
+            LoaderServlet.class, ClientServlet.class, CartItem.class);
 
     private TestWars() {
     }
@@ -68,8 +68,11 @@ public final class TestWars {
                   <servlet-mapping><servlet-name>session</servlet-name><url-pattern>/session</url-pattern></servlet-mapping>
                   <servlet><servlet-name>loader</servlet-name><servlet-class>%s</servlet-class></servlet>
                   <servlet-mapping><servlet-name>loader</servlet-name><url-pattern>/loader</url-pattern></servlet-mapping>
+                  <servlet><servlet-name>client</servlet-name><servlet-class>%s</servlet-class></servlet>
+                  <servlet-mapping><servlet-name>client</servlet-name><url-pattern>/client</url-pattern></servlet-mapping>
                 </web-app>
                 """.formatted(distributable ? "<distributable/>" : "", version, VersionServlet.class.getName(),
-                SlowServlet.class.getName(), SessionServlet.class.getName(), LoaderServlet.class.getName());
+                SlowServlet.class.getName(), SessionServlet.class.getName(), LoaderServlet.class.getName(),
+                ClientServlet.class.getName());
     }
 }

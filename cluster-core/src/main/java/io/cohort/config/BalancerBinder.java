@@ -34,7 +34,7 @@ final class BalancerBinder {
                 at.duration("connect-timeout", raw.connectTimeout), at.duration("request-timeout", raw.requestTimeout),
                 at.duration("idle-timeout", raw.idleTimeout), at.size("max-request-body", raw.maxRequestBody),
                 maxHeaderSize(at, raw.maxHeaderSize), at.integer("max-connections", raw.maxConnections), at.duration("graceful-stop", raw.gracefulStop), health, members,
-                hostWeights);
+                hostWeights, AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
     }
 
     private static DataSize maxHeaderSize(SourceElement at, String value) throws ConfigException {

@@ -31,12 +31,14 @@ import java.util.Set;
  * @param members         the members, in file order (round robin follows it); names unique
  * @param hostWeights     the per-host weights of {@code <weight>} elements, already applied to
  *                        {@link BalancerMember#weight()}
+ * @param trustedProxies  the addresses and CIDR ranges of proxies in front of the balancer (a TLS terminator)
+ *                        whose {@code X-Forwarded-*} headers it believes; empty: the balancer is the edge
  */
 public record BalancerConfig(String name, String host, String bindAddress, int port, String adminBindAddress, int adminPort,
                              Policy policy, String sessionCookie, Duration connectTimeout, Duration requestTimeout,
                              Duration idleTimeout, DataSize maxRequestBody, DataSize maxHeaderSize, int maxConnections,
                              Duration gracefulStop, HealthCheckConfig health, List<BalancerMember> members,
-                             Map<String, Integer> hostWeights) {
+                             Map<String, Integer> hostWeights, List<String> trustedProxies) {
 
     /**
      * The cookie in which nodes name the members holding copies of a session: their routes in
@@ -84,6 +86,7 @@ public record BalancerConfig(String name, String host, String bindAddress, int p
             }
         }
         hostWeights = Map.copyOf(hostWeights);
+        trustedProxies = List.copyOf(trustedProxies);
     }
 
     /**
@@ -93,19 +96,21 @@ public record BalancerConfig(String name, String host, String bindAddress, int p
     public static BalancerConfig defaults(List<BalancerMember> members) {
         return new BalancerConfig("balancer", "localhost", "127.0.0.1", 8000, "127.0.0.1", 9000, Policy.ROUND_ROBIN_LOCAL, "JSESSIONID",
                 Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(30), DataSize.parse("10MB"), DataSize.parse("8KiB"), 64,
-                Duration.ofSeconds(5), HealthCheckConfig.DEFAULT, members, Map.of());
+                Duration.ofSeconds(5), HealthCheckConfig.DEFAULT, members, Map.of(), List.of());
     }
 
     /** This configuration with other ports (0 picks a free one). */
     public BalancerConfig withPorts(int port, int adminPort) {
         return new BalancerConfig(name, host, bindAddress, port, adminBindAddress, adminPort, policy, sessionCookie, connectTimeout,
-                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, members, hostWeights);
+                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, members, hostWeights,
+                trustedProxies);
     }
 
     /** This configuration with another policy and the host it counts as for local affinity. */
     public BalancerConfig withPolicy(Policy policy, String host) {
         return new BalancerConfig(name, host, bindAddress, port, adminBindAddress, adminPort, policy, sessionCookie, connectTimeout,
-                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, members, hostWeights);
+                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, members, hostWeights,
+                trustedProxies);
     }
 
     /** The member whose route is {@code name}. */

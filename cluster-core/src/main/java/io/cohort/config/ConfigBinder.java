@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import org.eclipse.jetty.util.InetAddressPattern;
 
 /**
  * Turns a bound {@link RawCohort} into the public records: converts values, applies the defaults of
@@ -52,26 +51,7 @@ final class ConfigBinder {
                 at.path("webapps", raw.webapps, baseDir), at.path("work-dir", raw.workDir, baseDir),
                 at.integer("max-threads", raw.maxThreads), at.duration("graceful-stop", raw.gracefulStop),
                 at.duration("scan-interval", raw.scanInterval), at.duration("idle-timeout", raw.idleTimeout),
-                addressRanges(at, "trusted-proxies", raw.trustedProxies));
-    }
-
-    /** A space-separated list of IP addresses and CIDR ranges, or {@code none}; each checked as Jetty will read it. */
-    private static List<String> addressRanges(SourceElement at, String attribute, String value) throws ConfigException {
-        String trimmed = value.strip();
-        if (trimmed.equals("none")) {
-            return List.of();
-        }
-        List<String> ranges = List.of(trimmed.split("\\s+"));
-        for (String range : ranges) {
-            try {
-                InetAddressPattern.from(range);
-            } catch (IllegalArgumentException e) {
-                throw at.attributeError(attribute, "invalid address or range \"" + range + "\" ("
-                        + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()) + ")",
-                        "IP addresses and CIDR ranges whose host bits are zero, e.g. 10.0.0.5 10.1.0.0/16, or none");
-            }
-        }
-        return ranges;
+                AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
     }
 
     private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {

@@ -164,6 +164,7 @@ final class RawCohort {
         @JsonProperty("max-header-size") String maxHeaderSize = "8KiB";
         @JsonProperty("max-connections") String maxConnections = "64";
         @JsonProperty("graceful-stop") String gracefulStop = "5s";
+        @JsonProperty("trusted-proxies") String trustedProxies = "none";
         RawHealth health;
         @JacksonXmlElementWrapper(useWrapping = false)
         @JsonProperty("balancer-member")

@@ -13,7 +13,8 @@ class BalancerConfigTest {
 
     private static final String TWO_MEMBERS = """
             <cohort xmlns="urn:cohort:config:1">
-              <balancer host="blade1" policy="roundrobin:weighted" connect-timeout="500ms" max-request-body="1MiB">
+              <balancer host="blade1" policy="roundrobin:weighted" connect-timeout="500ms" max-request-body="1MiB"
+                        trusted-proxies="10.0.0.2 2001:db8::/32">
                 <health interval="250ms" fall="2" rise="4"/>
                 <balancer-member name="n1" host="blade1" url="http://127.0.0.1:8081" health-url="http://127.0.0.1:9081/health"/>
                 <balancer-member name="n2" host="blade2" url="http://127.0.0.1:8082" weight="5"/>
@@ -32,6 +33,7 @@ class BalancerConfigTest {
         assertThat(balancer.maxRequestBody()).isEqualTo(DataSize.parse("1MiB"));
         assertThat(balancer.health()).isEqualTo(new HealthCheckConfig("/health", Duration.ofMillis(250), Duration.ofSeconds(1), 2, 4));
         assertThat(balancer.members()).extracting(BalancerMember::name).containsExactly("n1", "n2", "n3");
+        assertThat(balancer.trustedProxies()).containsExactly("10.0.0.2", "2001:db8::/32");
         assertThat(TestConfigs.parseFileText(TWO_MEMBERS).node()).isEmpty();
     }
 

@@ -79,6 +79,8 @@ class ConfigDefaultsTest {
         b.put("balancer/max-header-size", c -> c.balancer.maxHeaderSize());
         b.put("balancer/max-connections", c -> c.balancer.maxConnections());
         b.put("balancer/graceful-stop", c -> c.balancer.gracefulStop());
+        b.put("balancer/trusted-proxies", c -> c.balancer.trustedProxies().isEmpty() ? "none"
+                : String.join(" ", c.balancer.trustedProxies()));
         b.put("health/path", c -> c.balancer.health().path());
         b.put("health/interval", c -> c.balancer.health().interval());
         b.put("health/timeout", c -> c.balancer.health().timeout());

@@ -59,9 +59,11 @@ final class BalancerProxy extends ProxyHandler {
     private final Router router;
     private final BalancerMetrics metrics;
     private final long maxBody;
+    private final ForwardedHeaders forwarded;
 
     BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics) {
         this.config = config;
+        this.forwarded = new ForwardedHeaders(config.trustedProxies());
         this.router = router;
         this.metrics = metrics;
         this.maxBody = config.maxRequestBody().bytes();
@@ -177,7 +179,7 @@ final class BalancerProxy extends ProxyHandler {
 
     @Override
     protected void addForwardedHeader(Request request, org.eclipse.jetty.client.Request toMember) {
-        toMember.headers(headers -> ForwardedHeaders.add(request, headers));
+        toMember.headers(headers -> forwarded.add(request, headers));
     }
 
     @Override

@@ -1,22 +1,37 @@
 package io.cohort.balancer;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.InetAddressSet;
 
 /**
  * The proxy headers a member receives: {@code X-Forwarded-For}, {@code X-Forwarded-Proto},
- * {@code X-Forwarded-Host} and {@code Forwarded} (RFC 7239) describe the client's connection to the
- * balancer. Whatever the client sent under these names (and {@code X-Forwarded-Port},
- * {@code X-Forwarded-Server}, {@code X-Real-IP}) is removed, not appended to: the balancer is the
- * edge, so nothing before it is trusted.
+ * {@code X-Forwarded-Host} and {@code Forwarded} (RFC 7239) describe the client's connection. Whatever
+ * the client sent under these names (and {@code X-Forwarded-Port}, {@code X-Forwarded-Server},
+ * {@code X-Real-IP}) is removed, never passed on or appended to.
+ *
+ * <p>By default the balancer is the edge: the client is whoever connected to it. When the connection
+ * comes from a trusted proxy (a TLS terminator in front of the balancer, {@code trusted-proxies}), the
+ * client is the right-most address of that proxy's {@code X-Forwarded-For} chain that is not itself a
+ * trusted proxy (the addresses left of it were written by whoever the client is, so they can be made
+ * up), and the scheme and host are the proxy's {@code X-Forwarded-Proto} and {@code X-Forwarded-Host}.
+ * The member always gets a single client address. Thread-safe.
  */
 final class ForwardedHeaders {
 
     private static final String X_REAL_IP = "X-Real-IP";
 
-    private ForwardedHeaders() {
+    private final InetAddressSet trustedProxies = new InetAddressSet();
+
+    /** @param trustedProxies addresses and CIDR ranges of the proxies in front of the balancer; empty for none */
+    ForwardedHeaders(List<String> trustedProxies) {
+        trustedProxies.forEach(this.trustedProxies::add);
     }
 
     /** Removes the client's forwarding headers from {@code headers} (a copy of the client's). */
@@ -31,18 +46,103 @@ final class ForwardedHeaders {
     }
 
     /** Adds the balancer's own forwarding headers for this client request. */
-    static void add(Request client, HttpFields.Mutable headers) {
-        String clientAddress = Request.getRemoteAddr(client);
+    void add(Request client, HttpFields.Mutable headers) {
+        String peer = Request.getRemoteAddr(client);
+        String clientAddress = peer;
         String proto = client.isSecure() ? "https" : "http";
         String host = client.getHeaders().get(HttpHeader.HOST);
         if (host == null) {
             host = Request.getServerName(client) + ":" + Request.getServerPort(client);
+        }
+        if (isTrustedProxy(client)) {
+            clientAddress = clientBehind(client.getHeaders().getValuesList(HttpHeader.X_FORWARDED_FOR), peer);
+            proto = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_PROTO, proto, "http", "https");
+            host = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_HOST, host);
         }
         headers.put(HttpHeader.X_FORWARDED_FOR, clientAddress);
         headers.put(HttpHeader.X_FORWARDED_PROTO, proto);
         headers.put(HttpHeader.X_FORWARDED_HOST, host);
         headers.put(new HttpField(HttpHeader.FORWARDED, "for=" + node(clientAddress) + ";proto=" + proto
                 + ";host=" + HttpField.PARAMETER_TOKENIZER.quote(host) + ";by=" + node(Request.getLocalAddr(client))));
+    }
+
+    /**
+     * The right-most address of the chain (the proxies' {@code X-Forwarded-For} values, then the connection's peer)
+     * that is not a trusted proxy; the left-most one if all are. Anything that is not an IP address (with or without
+     * a port) ends the walk: the client is the address right of it.
+     */
+    private String clientBehind(List<String> forwardedFor, String peer) {
+        List<String> chain = new ArrayList<>();
+        for (String value : forwardedFor) {
+            for (String element : value.split(",")) {
+                chain.add(element.strip());
+            }
+        }
+        String client = peer;
+        for (int i = chain.size() - 1; i >= 0; i--) {
+            String bare = withoutPort(chain.get(i));
+            InetAddress address = literal(bare);
+            if (address == null) {
+                return client;
+            }
+            client = bare;
+            if (!trustedProxies.test(address)) {
+                return client;
+            }
+        }
+        return client;
+    }
+
+    /** {@code 192.0.2.1:8080} and {@code [2001:db8::1]:8080} without the port; brackets of IPv6 removed. */
+    private static String withoutPort(String element) {
+        if (element.startsWith("[")) {
+            int end = element.indexOf(']');
+            return end < 0 ? element : element.substring(1, end);
+        }
+        int colon = element.indexOf(':');
+        return colon > 0 && element.indexOf(':', colon + 1) < 0 ? element.substring(0, colon) : element;
+    }
+
+    private boolean isTrustedProxy(Request client) {
+        return !trustedProxies.isEmpty()
+                && client.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress peer
+                && peer.getAddress() != null && trustedProxies.test(peer.getAddress());
+    }
+
+    /** An IP literal as an address, or null if it is anything else (never looked up). */
+    private static InetAddress literal(String bare) {
+        boolean ipv4 = bare.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+        boolean ipv6 = bare.indexOf(':') >= 0 && bare.matches("[0-9a-fA-F:.]+");
+        if (!ipv4 && !ipv6) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(bare);
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
+    /** The last comma-separated value of {@code header} (the nearest proxy's), if it is one of {@code allowed}. */
+    private static String lastValue(HttpFields headers, HttpHeader header, String otherwise, String... allowed) {
+        List<String> values = headers.getValuesList(header);
+        if (values.isEmpty()) {
+            return otherwise;
+        }
+        String[] elements = values.get(values.size() - 1).split(",");
+        String last = elements[elements.length - 1].strip();
+        if (last.isEmpty()) {
+            return otherwise;
+        }
+        if (allowed.length == 0) {
+            return last;
+        }
+        for (String value : allowed) {
+            if (value.equalsIgnoreCase(last)) {
+                return value;
+            }
+        }
+        return otherwise;
     }
 
     /** An RFC 7239 node: IPv6 addresses bracketed and quoted, IPv4 addresses as they are. */

@@ -11,6 +11,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +36,42 @@ class HygieneTest {
                     .contains("X-Forwarded-Proto: http\n")
                     .contains("X-Forwarded-Host: " + authority + "\n")
                     .contains("Forwarded: for=127.0.0.1;proto=http;host=\"" + authority + "\";by=127.0.0.1\n");
+        }
+    }
+
+    @Test
+    void behindATrustedProxyTheClientIsTheRightMostAddressThatIsNotATrustedProxy() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.trustedProxies = List.of("127.0.0.0/8", "10.0.0.0/8");
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+            // a TLS terminator at 127.0.0.1 forwards a client that claims 6.6.6.6 and came through 10.0.0.9
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: internal:8000\r\n"
+                    + "Connection: close\r\nX-Forwarded-For: 6.6.6.6, 203.0.113.7:4711, 10.0.0.9\r\n"
+                    + "X-Forwarded-Proto: https\r\nX-Forwarded-Host: shop.example.com\r\nX-Real-IP: 6.6.6.6");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).doesNotContain("6.6.6.6").doesNotContain("10.0.0.9")
+                    .contains("X-Forwarded-For: 203.0.113.7\n")
+                    .contains("X-Forwarded-Proto: https\n")
+                    .contains("X-Forwarded-Host: shop.example.com\n")
+                    .contains("Forwarded: for=203.0.113.7;proto=https;host=\"shop.example.com\";by=127.0.0.1\n");
+        }
+    }
+
+    @Test
+    void aClientThatIsNotATrustedProxyCannotForwardAnything() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.trustedProxies = List.of("10.0.0.0/8");
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+            String authority = uri.getHost() + ":" + uri.getPort();
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: " + authority + "\r\n"
+                    + "Connection: close\r\nX-Forwarded-For: 10.0.0.9\r\nX-Forwarded-Proto: https\r\n"
+                    + "X-Forwarded-Host: evil.example");
+
+            assertThat(answer.body()).doesNotContain("10.0.0.9").doesNotContain("evil.example")
+                    .contains("X-Forwarded-For: 127.0.0.1\n").contains("X-Forwarded-Proto: http\n");
         }
     }
 

@@ -51,6 +51,8 @@ final class TestBalancer implements AutoCloseable {
         Map<String, Integer> deadMembers = Map.of();
         /** Extra members that a test serves from its own socket: name to that socket's loopback port. */
         Map<String, Integer> socketMembers = Map.of();
+        /** Proxies in front of the balancer whose forwarding headers it believes. */
+        List<String> trustedProxies = List.of();
     }
 
     static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
@@ -63,7 +65,8 @@ final class TestBalancer implements AutoCloseable {
         settings.socketMembers.forEach((name, port) -> members.add(portMember(name, port)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, Duration.ofSeconds(30),
-                settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, members, settings.weights);
+                settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, members, settings.weights,
+                settings.trustedProxies);
         return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
     }
 

@@ -2,12 +2,9 @@ package io.cohort.replication.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cohort.config.CohortConfig;
-import io.cohort.config.ConfigLoader;
 import io.cohort.node.CohortNode;
 import io.cohort.replication.group.Await;
 import io.cohort.testapp.TestWars;
-import java.io.ByteArrayInputStream;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -16,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -99,11 +95,7 @@ class DatabaseRedeployTest {
                   </cluster>
                 </cohort>
                 """.formatted(trigger, UUID.randomUUID().toString().substring(0, 8));
-        Path file = home.resolve("cohort.xml");
-        Files.writeString(file, xml);
-        CohortConfig config = ConfigLoader.parse(file.toString(),
-                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home, Map.<String, String>of()::get);
-        return CohortNode.start(config);
+        return XmlNodes.start(home, xml);
     }
 
     private HttpRequest.Builder request(String path, String cookie) {

@@ -2,13 +2,10 @@ package io.cohort.replication.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.cohort.config.CohortConfig;
-import io.cohort.config.ConfigLoader;
 import io.cohort.node.CohortNode;
 import io.cohort.replication.group.Await;
 import io.cohort.replication.group.TestPorts;
 import io.cohort.testapp.TestWars;
-import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -155,11 +151,7 @@ class NodeFailoverTest {
                   </cluster>
                 </cohort>
                 """.formatted(name, name, cluster, port, port1, port2);
-        Path file = home.resolve("cohort.xml");
-        Files.writeString(file, xml);
-        CohortConfig config = ConfigLoader.parse(file.toString(),
-                new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home, Map.<String, String>of()::get);
-        return CohortNode.start(config);
+        return XmlNodes.start(home, xml);
     }
 
     private String version(CohortNode node) {

@@ -130,6 +130,8 @@ public final class CohortNode implements AutoCloseable {
         // the node's idle-timeout (65 s by default) is above a balancer's (30 s), so the balancer closes an idle
         // connection first: a POST it sent on a connection the node was closing would fail and could not be retried
         connector.setIdleTimeout(config.node().idleTimeout().toMillis());
+        // neither a Server header nor "Powered by Jetty" on error pages: the version is nobody's business
+        connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setSendServerVersion(false);
         server.addConnector(connector);
         return connector;
     }

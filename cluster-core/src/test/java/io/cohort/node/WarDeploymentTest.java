@@ -203,6 +203,17 @@ class WarDeploymentTest {
     }
 
     @Test
+    void answersAndErrorPagesDoNotTellTheServersVersion() throws Exception {
+        HttpResponse<String> served = node.get(node.app("/app/version"));
+        HttpResponse<String> missing = node.get(node.app("/nothing-here"));
+
+        assertThat(served.headers().firstValue("Server")).isEmpty();
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.headers().firstValue("Server")).isEmpty();
+        assertThat(missing.body()).doesNotContainIgnoringCase("jetty");
+    }
+
+    @Test
     void sessionIdCarriesTheNodeRoute() throws Exception {
         HttpResponse<String> response = node.get(node.app("/app/session?set=a&value=1"));
         String cookie = response.headers().firstValue("Set-Cookie").orElseThrow();

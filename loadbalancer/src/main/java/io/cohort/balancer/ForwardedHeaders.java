@@ -3,6 +3,7 @@ package io.cohort.balancer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -34,7 +35,7 @@ final class ForwardedHeaders {
         trustedProxies.forEach(this.trustedProxies::add);
     }
 
-    /** Removes the client's forwarding headers from {@code headers} (a copy of the client's). */
+    /** Removes the client's forwarding and proxy headers from {@code headers} (a copy of the client's). */
     static void removeUntrusted(HttpFields.Mutable headers) {
         headers.remove(HttpHeader.X_FORWARDED_FOR);
         headers.remove(HttpHeader.X_FORWARDED_PROTO);
@@ -43,6 +44,13 @@ final class ForwardedHeaders {
         headers.remove(HttpHeader.X_FORWARDED_SERVER);
         headers.remove(HttpHeader.FORWARDED);
         headers.remove(X_REAL_IP);
+        // Proxy (the "httpoxy" header, which CGI-style code reads as HTTP_PROXY) and every Proxy-* header
+        for (Iterator<HttpField> fields = headers.iterator(); fields.hasNext(); ) {
+            String name = fields.next().getName();
+            if (name.equalsIgnoreCase("Proxy") || name.regionMatches(true, 0, "Proxy-", 0, 6)) {
+                fields.remove();
+            }
+        }
     }
 
     /** Adds the balancer's own forwarding headers for this client request. */

@@ -82,11 +82,13 @@ class HygieneTest {
 
             RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: localhost\r\n"
                     + "Connection: close, X-Session-Secret\r\nX-Session-Secret: s3cret\r\nKeep-Alive: timeout=5\r\n"
-                    + "Proxy-Authorization: Basic dXNlcjpwYXNz\r\nTE: trailers\r\nX-Kept: yes");
+                    + "Proxy-Authorization: Basic dXNlcjpwYXNz\r\nTE: trailers\r\nX-Kept: yes\r\n"
+                    + "Proxy: http://evil.example:3128\r\nproxy-foo: pf");
 
             assertThat(answer.status()).isEqualTo(200);
             assertThat(answer.body()).contains("X-Kept: yes").doesNotContain("s3cret").doesNotContain("Keep-Alive")
-                    .doesNotContain("Proxy-Authorization").doesNotContainIgnoringCase("\nTE:");
+                    .doesNotContain("Proxy-Authorization").doesNotContainIgnoringCase("\nTE:")
+                    .doesNotContain("evil.example").doesNotContainIgnoringCase("proxy-foo");
         }
     }
 
@@ -252,6 +254,25 @@ class HygieneTest {
             assertThat(answer.status()).isEqualTo(431);
             assertThat(n1.served()).isZero();
             assertPlainPage(answer);
+        }
+    }
+
+    @Test
+    void aHeadJustUnderTheLimitReachesTheMemberWithTheHeadersTheBalancerAdds() throws Exception {
+        for (String limit : List.of("8KiB", "64KiB")) {
+            TestBalancer.Settings settings = new TestBalancer.Settings();
+            settings.maxHeaderSize = DataSize.parse(limit);
+            StubMember n1 = StubMember.start("n1");
+            try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+                String start = "GET /headers HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nX-Big: ";
+                int big = (int) settings.maxHeaderSize.bytes() - start.length() - 200;
+                RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), start + "y".repeat(big));
+
+                assertThat(answer.status()).as(limit).isEqualTo(200);
+                assertThat(answer.body()).as(limit).contains("X-Big: yyy").contains("Via: 1.1 ");
+                assertThat(lb.server.metrics().registry().find("cohort.balancer.errors").counters())
+                        .as("no member error").allMatch(c -> c.count() == 0);
+            }
         }
     }
 

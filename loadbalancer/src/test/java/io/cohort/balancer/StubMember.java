@@ -13,6 +13,7 @@ import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.Server;
@@ -51,6 +52,8 @@ final class StubMember implements AutoCloseable {
         this.host = host;
         connector.setHost("127.0.0.1");
         connector.setPort(0);
+        // a member takes heads as large as any balancer of the tests lets through
+        connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setRequestHeaderSize(128 * 1024);
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract() {
             @Override

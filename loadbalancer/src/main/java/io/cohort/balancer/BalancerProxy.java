@@ -127,16 +127,54 @@ final class BalancerProxy extends ProxyHandler {
             ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_TARGET);
             return true;
         }
-        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), target, isIdempotent(method));
+        if (BufferedBody.applies(request, maxBody)) {
+            BufferedBody.read(request, config.requestTimeout().toMillis(), (buffered, failure) -> {
+                if (failure != null) {
+                    bodyFailed(failure, response, callback);
+                } else {
+                    forward(buffered, target, response, callback);
+                }
+            });
+            return true;
+        }
+        forward(request, target, response, callback);
+        return true;
+    }
+
+    /** The client's small body did not arrive whole (see {@link BufferedBody}): its error, no member was asked. */
+    private void bodyFailed(Throwable failure, Response response, Callback callback) {
+        metrics.refused();
+        if (response.isCommitted()) {
+            callback.failed(failure);
+        } else if (timedOut(failure)) {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            ErrorPage.write(response, callback, HttpStatus.REQUEST_TIMEOUT_408, ErrorPage.BODY_TIMEOUT);
+        } else {
+            response.getHeaders().put(HttpHeader.CONNECTION, "close");
+            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_BODY);
+        }
+    }
+
+    private static boolean timedOut(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void forward(Request request, String target, Response response, Callback callback) {
+        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), target,
+                isIdempotent(request.getMethod()));
         request.setAttribute(Exchange.ATTRIBUTE, exchange);
         Router.Route route = router.route(exchange.session, null);
         if (route == null) {
             metrics.unavailable();
             ErrorPage.write(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.NO_MEMBER);
-            return true;
+            return;
         }
         attempt(exchange, route, request, response, callback);
-        return true;
     }
 
     /**

@@ -1,0 +1,70 @@
+package io.cohort.balancer;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.content.ByteBufferContentSource;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * A small request body read whole before any member is asked: a client that sends its body slowly
+ * (one byte every few seconds) then holds nothing but its own connection to the balancer, not one of
+ * a member's connections for each such request (64 of them would stall the member for every other
+ * user). Bodies with a {@code Content-Length} up to {@link #LIMIT} are buffered; larger or chunked
+ * ones are streamed as they arrive. The whole body must arrive within the request timeout.
+ */
+final class BufferedBody extends Request.Wrapper {
+
+    /** The largest body buffered: forms and small JSON documents, not uploads. */
+    static final int LIMIT = 64 * 1024;
+
+    private final ByteBufferContentSource content;
+
+    private BufferedBody(Request request, byte[] body) {
+        super(request);
+        this.content = new ByteBufferContentSource(ByteBuffer.wrap(body));
+    }
+
+    /** Whether {@code request}'s body is read whole before it is forwarded (at most {@code maxBody} bytes). */
+    static boolean applies(Request request, long maxBody) {
+        long length = request.getLength();
+        return length > 0 && length <= Math.min(LIMIT, maxBody);
+    }
+
+    /**
+     * Reads {@code request}'s body, then calls {@code then} with a request whose content is that body, or with the
+     * failure (the client's early end, or a {@link TimeoutException} when the body took longer than {@code deadline}
+     * milliseconds). {@code then} runs once, on the thread that completed the body.
+     */
+    static void read(Request request, long deadlineMillis, BiConsumer<Request, Throwable> then) {
+        Scheduler scheduler = request.getComponents().getScheduler();
+        Scheduler.Task timeout = scheduler.schedule(() -> request.fail(new TimeoutException(
+                "the request body did not arrive within " + deadlineMillis + " ms")), deadlineMillis, TimeUnit.MILLISECONDS);
+        Content.Source.asByteArrayAsync(request, (int) request.getLength()).whenComplete((body, failure) -> {
+            timeout.cancel();
+            if (failure != null) {
+                then.accept(request, failure);
+            } else {
+                then.accept(new BufferedBody(request, body), null);
+            }
+        });
+    }
+
+    @Override
+    public Content.Chunk read() {
+        return content.read();
+    }
+
+    @Override
+    public void demand(Runnable demandCallback) {
+        content.demand(demandCallback);
+    }
+
+    @Override
+    public void fail(Throwable failure) {
+        content.fail(failure);
+    }
+}

@@ -1,0 +1,93 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Clients that send their request bodies slowly cost the members nothing. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SlowClientTest {
+
+    @Test
+    void slowSmallUploadsDoNotHoldTheMembersConnections() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxConnections = 2;
+        StubMember n1 = StubMember.start("n1");
+        List<Socket> uploads = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            // more stalled form posts than the member has connections: each sent its head and one byte of its body
+            for (int i = 0; i < 4; i++) {
+                uploads.add(startUpload(lb.server.uri(), 100));
+            }
+            Thread.sleep(500);
+
+            HttpResponse<String> other = HttpClient.newHttpClient().send(HttpRequest.newBuilder(lb.server.uri().resolve("/shop/"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(other.statusCode()).isEqualTo(200);
+            assertThat(n1.served()).as("the stalled uploads did not reach the member").isEqualTo(1);
+        } finally {
+            for (Socket upload : uploads) {
+                upload.close();
+            }
+        }
+    }
+
+    @Test
+    void aSmallBodyThatDoesNotArriveWithinTheRequestTimeoutGets408AndNeverReachesAMember() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.requestTimeout = Duration.ofSeconds(1);
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(settings, n1); Socket upload = startUpload(lb.server.uri(), 100)) {
+            upload.setSoTimeout(10_000);
+            String answer = new String(upload.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+            assertThat(answer).startsWith("HTTP/1.1 408 ");
+            assertThat(n1.served()).isZero();
+        }
+    }
+
+    @Test
+    void aSmallBodyThatArrivesSlowlyButInTimeIsForwardedWhole() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1);
+                Socket upload = startUpload(lb.server.uri(), 3)) {
+            OutputStream out = upload.getOutputStream();
+            Thread.sleep(300);
+            out.write('b');
+            out.flush();
+            Thread.sleep(300);
+            out.write('c');
+            out.flush();
+            upload.setSoTimeout(10_000);
+            String answer = new String(upload.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+            assertThat(answer).startsWith("HTTP/1.1 200 ");
+            assertThat(n1.served()).isEqualTo(1);
+        }
+    }
+
+    /** Opens a form POST of {@code length} bytes to {@code /shop/cart} and sends its head and the body's first byte. */
+    private static Socket startUpload(URI balancer, int length) throws IOException {
+        Socket socket = new Socket(balancer.getHost(), balancer.getPort());
+        OutputStream out = socket.getOutputStream();
+        out.write(("POST /shop/cart HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + length + "\r\n\r\na")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        return socket;
+    }
+}

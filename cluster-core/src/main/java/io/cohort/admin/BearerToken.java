@@ -10,6 +10,7 @@ import java.util.Optional;
  */
 final class BearerToken {
 
+    /** The scheme and its space; the scheme name is matched ignoring case (RFC 9110 §11.1). */
     private static final String PREFIX = "Bearer ";
     private final Optional<byte[]> expected;
 
@@ -22,7 +23,7 @@ final class BearerToken {
     }
 
     boolean authorizes(String authorizationHeader) {
-        if (expected.isEmpty() || authorizationHeader == null || !authorizationHeader.startsWith(PREFIX)) {
+        if (expected.isEmpty() || authorizationHeader == null || !authorizationHeader.regionMatches(true, 0, PREFIX, 0, PREFIX.length())) {
             return false;
         }
         byte[] offered = authorizationHeader.substring(PREFIX.length()).strip().getBytes(StandardCharsets.UTF_8);

@@ -92,6 +92,15 @@ class AdminEndpointsTest {
     }
 
     @Test
+    void theBearerSchemeNameIsMatchedIgnoringCase() throws Exception {
+        for (String scheme : new String[] {"bearer", "BEARER"}) {
+            HttpResponse<String> response = node.send(HttpRequest.newBuilder(node.admin("/admin/apps"))
+                    .header("Authorization", scheme + " " + TestNode.TOKEN));
+            assertThat(response.statusCode()).as(scheme).isEqualTo(200);
+        }
+    }
+
+    @Test
     void adminRequestsWithoutOrWithWrongTokenAre401AndChangeNothing() throws Exception {
         Path war = TestWars.write(build.resolve("new.war"), "new-v1", true);
         for (String authorization : new String[] {null, "Bearer wrong-token", "Basic " + TestNode.TOKEN, "Bearer "}) {

@@ -51,7 +51,7 @@ final class Router {
         }
         Backend backup = firstLiveBackup(session.backups(), excluded);
         if (backup != null) {
-            return new Route(backup, Reason.BACKUP, session.owner() != null);
+            return new Route(backup, Reason.BACKUP, owner != null); // a failover only from a member, not a made-up name
         }
         Backend chosen = policy.choose(excluded);
         return chosen == null ? null : new Route(chosen, Reason.POLICY, false);

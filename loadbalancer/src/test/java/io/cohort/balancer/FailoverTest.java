@@ -31,6 +31,16 @@ class FailoverTest {
     }
 
     @Test
+    void aSessionOfAnOwnerThatIsNoMemberGoesToItsBackupWithoutCountingAFailover() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"), StubMember.start("n2"))) {
+            HttpResponse<String> response = lb.get("/shop/cart", "Cookie", "JSESSIONID=abc.n9; COHORT_BACKUP=n2");
+
+            assertThat(response.headers().firstValue(BalancerProxy.ROUTED_HEADER)).hasValue("n2; reason=backup");
+            assertThat(lb.backend("n2").meters().failovers.count()).isZero();
+        }
+    }
+
+    @Test
     void aDeadFirstBackupHolderIsSkippedForTheNext() throws Exception {
         StubMember n1 = StubMember.start("n1");
         StubMember n3 = StubMember.start("n3");

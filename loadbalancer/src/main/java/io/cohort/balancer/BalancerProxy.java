@@ -91,6 +91,7 @@ final class BalancerProxy extends ProxyHandler {
         client.setIdleTimeout(config.idleTimeout().toMillis());
         client.setMaxConnectionsPerDestination(config.maxConnections());
         client.setUserAgentField(null);
+        client.setDefaultRequestContentType(null); // a body without Content-Type goes on without one, as the client sent it
         // a head the balancer accepted must fit once it adds Via and the forwarding headers (X-Forwarded-Host and
         // Forwarded repeat the client's Host): room for the head twice over plus a little
         client.setMaxRequestHeadersSize((int) Math.min(Integer.MAX_VALUE, config.maxHeaderSize().bytes() * 2 + 1024));

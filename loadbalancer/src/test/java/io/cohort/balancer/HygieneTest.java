@@ -277,6 +277,17 @@ class HygieneTest {
     }
 
     @Test
+    void aBodyWithoutContentTypeReachesTheMemberWithoutOne() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
+            RawHttp.Answer answer = RawHttp.exchange(lb.server.uri(), "POST /headers HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Connection: close\r\nContent-Length: 5", "hello");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).doesNotContainIgnoringCase("Content-Type");
+        }
+    }
+
+    @Test
     void errorPagesAreShortHtmlWithoutStackTraces() throws Exception {
         StubMember n1 = StubMember.start("n1");
         try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {

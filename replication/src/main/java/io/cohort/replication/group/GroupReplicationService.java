@@ -121,11 +121,15 @@ public final class GroupReplicationService implements SessionStoreFactory {
     }
 
     /**
-     * A member is suspected of having died (its connection closed): stop waiting for it. Logged at debug level only:
-     * a member that stops gracefully may close its connections before this node has the view without it.
+     * A member is suspected of having died (its connection closed): stop waiting for it, if it is the member of that
+     * name in the view. Logged at debug level only: the member of the view next in line to coordinate can suspect
+     * a member that has just stopped gracefully.
      */
     private void suspected(Address address) {
         String name = membership.nameOf(address);
+        if (!membership.addressOf(name).map(address::equals).orElse(false)) {
+            return; // not the member of that name now (it left, or came back under a new address)
+        }
         LOG.debug("{}: {} is suspected (its connection closed); its answers and acknowledgements are not waited for "
                 + "until it is heard from again or leaves the view", membership.self().name(), name);
         group.acks().suspected(name);

@@ -67,11 +67,12 @@ final class LookupRequests {
     long open(Collection<String> asked) {
         long correlation = nextCorrelation.incrementAndGet();
         Pending p = new Pending();
-        asked.stream().filter(suspected.negate()).forEach(p.unanswered::add);
+        p.unanswered.addAll(asked);
+        pending.put(correlation, p); // registered before the suspects are dropped: a suspicion in between is not missed
+        p.unanswered.removeIf(suspected);
         if (p.unanswered.isEmpty()) {
             p.answered.complete(null);
         }
-        pending.put(correlation, p);
         return correlation;
     }
 

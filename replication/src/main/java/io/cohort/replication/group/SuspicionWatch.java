@@ -8,13 +8,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.jgroups.Address;
 import org.jgroups.Event;
-import org.jgroups.Message;
 import org.jgroups.View;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.TP;
 import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
-import org.jgroups.util.MessageBatch;
 
 /**
  * Notices, before the view changes, that a member has most likely died: a JGroups protocol placed
@@ -22,18 +20,20 @@ import org.jgroups.util.MessageBatch;
  * TCP transport with {@code enable_suspect_events} raises one when a member's connection closes
  * without a goodbye (a killed process's sockets close at once); FD_SOCK2 raises one, on the member
  * next in line to coordinate, when its neighbour's socket closes. JGroups then verifies the
- * suspicion ({@code VERIFY_SUSPECT2}, 1.5 s by default) before the view drops the member; until then
- * answers and acknowledgements owed by a suspected member are not waited for.
+ * suspicion ({@code VERIFY_SUSPECT2}: 1.5 s by default, up to twice that) before the view drops the
+ * member; until then answers and acknowledgements owed by a suspected member are not waited for.
  *
- * <p>A member stops being suspected when anything arrives from it, when JGroups' verification finds
- * it alive, or when it leaves the view. Thread-safe: suspicions arrive on JGroups' threads; the
- * listener is called on them and must not block.
+ * <p>Only members of the current view are suspected (a suspicion of a member that already left is
+ * ignored). A member stops being suspected when JGroups' verification finds it alive
+ * ({@code UNSUSPECT}) or when a view without it is installed; not when a message from it arrives,
+ * since one read before its connection closed can be delivered after the suspicion. Thread-safe:
+ * suspicions arrive on JGroups' threads; the listener is called on them and must not block.
  */
 final class SuspicionWatch extends Protocol {
 
     private final Set<Address> suspected = ConcurrentHashMap.newKeySet();
     private final Consumer<Address> onSuspected;
-    private volatile boolean anySuspected;
+    private volatile List<Address> viewMembers = List.of();
 
     private SuspicionWatch(Consumer<Address> onSuspected) {
         this.onSuspected = Objects.requireNonNull(onSuspected, "onSuspected");
@@ -52,7 +52,7 @@ final class SuspicionWatch extends Protocol {
 
     /** Whether the member at {@code address} is suspected now. */
     boolean isSuspected(Address address) {
-        return anySuspected && address != null && suspected.contains(address);
+        return address != null && !suspected.isEmpty() && suspected.contains(address);
     }
 
     @Override
@@ -72,9 +72,8 @@ final class SuspicionWatch extends Protocol {
             case Event.UNSUSPECT -> clear(event.arg());
             case Event.VIEW_CHANGE -> {
                 View view = event.arg();
-                if (suspected.retainAll(view.getMembers())) {
-                    anySuspected = !suspected.isEmpty();
-                }
+                viewMembers = view.getMembers();
+                suspected.retainAll(viewMembers);
             }
             default -> {
             }
@@ -82,26 +81,10 @@ final class SuspicionWatch extends Protocol {
         return down_prot.down(event);
     }
 
-    @Override
-    public Object up(Message message) {
-        if (anySuspected) {
-            clear(message.src());
-        }
-        return up_prot.up(message);
-    }
-
-    @Override
-    public void up(MessageBatch batch) {
-        if (anySuspected) {
-            clear(batch.sender());
-        }
-        up_prot.up(batch);
-    }
-
     private void suspect(Collection<Address> addresses) {
+        List<Address> members = viewMembers;
         for (Address address : addresses) {
-            if (address != null && !address.equals(local_addr) && suspected.add(address)) {
-                anySuspected = true;
+            if (address != null && !address.equals(local_addr) && members.contains(address) && suspected.add(address)) {
                 log.debug("%s: %s is suspected", local_addr, address);
                 onSuspected.accept(address);
             }
@@ -110,7 +93,6 @@ final class SuspicionWatch extends Protocol {
 
     private void clear(Address address) {
         if (address != null && suspected.remove(address)) {
-            anySuspected = !suspected.isEmpty();
             log.debug("%s: %s is no longer suspected", local_addr, address);
         }
     }

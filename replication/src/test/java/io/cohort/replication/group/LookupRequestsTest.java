@@ -66,6 +66,25 @@ class LookupRequestsTest {
         assertThat(lookups.await(lookups.open(List.of("n3")), LONG)).as("only suspected members asked").isEmpty();
     }
 
+    @Test
+    void aMemberSuspectedWhileTheLookupIsBeingOpenedIsNotWaitedFor() throws Exception {
+        LookupRequests[] self = new LookupRequests[1];
+        // the suspicion arrives while open() checks whether n3 is suspected, as another thread could deliver it
+        self[0] = new LookupRequests(name -> {
+            self[0].suspected(name);
+            return false;
+        });
+        long correlation = self[0].open(List.of("n3"));
+
+        assertThat(CompletableFuture.supplyAsync(() -> {
+            try {
+                return self[0].await(correlation, LONG);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }).get(10, TimeUnit.SECONDS)).isEmpty();
+    }
+
     private static StoredSession copy(long version) {
         Instant now = Instant.now();
         return new StoredSession("s1", version, now, now, 60_000, Map.of("cart", new byte[] {1}));

@@ -81,6 +81,19 @@ class SyncAcknowledgementsTest {
     }
 
     @Test
+    void aHolderSuspectedWhileItsChangeIsBeingRegisteredIsNotWaitedFor() {
+        SyncAcknowledgements[] self = new SyncAcknowledgements[1];
+        // the suspicion arrives while register() checks whether n3 is suspected, as another thread could deliver it
+        self[0] = new SyncAcknowledgements(name -> {
+            self[0].suspected(name);
+            return false;
+        });
+
+        assertThat(self[0].register(List.of("n3")).done()).isDone();
+        assertThat(self[0].pending()).isZero();
+    }
+
+    @Test
     void aFrameThatCouldNotBeSentIsReportedMissedByItsTargetOrForAMulticastByEveryone() {
         ReplicationMetrics metrics = new ReplicationMetrics(new SimpleMeterRegistry(), "shop");
         List<String> missed = new ArrayList<>();

@@ -25,6 +25,11 @@ final class TrustedProxyForwarding implements HttpConfiguration.Customizer {
     /** @param trustedProxies addresses and CIDR ranges, as validated by the configuration */
     TrustedProxyForwarding(List<String> trustedProxies) {
         trustedProxies.forEach(trusted::add);
+        // only the standard headers: Jetty would also believe X-Proxied-Https (isSecure() true, whatever the scheme)
+        // and its Proxy-ssl-id / Proxy-auth-cert, which a balancer passing them on untouched would let a client set
+        forwarded.setForwardedHttpsHeader(null);
+        forwarded.setForwardedCipherSuiteHeader(null);
+        forwarded.setForwardedSslSessionIdHeader(null);
     }
 
     /** Whether any proxy is trusted at all (with none, the customizer need not be installed). */

@@ -44,6 +44,16 @@ class ForwardedHeadersTest {
     }
 
     @Test
+    void onlyTheStandardForwardingHeadersAreBelievedNotJettysOthers() throws Exception {
+        try (TestNode node = nodeWith("")) {
+            HttpResponse<String> response = client(node, HttpRequest.newBuilder(node.app("/app/client"))
+                    .header("X-Forwarded-For", "203.0.113.7").header("X-Forwarded-Proto", "http")
+                    .header("X-Proxied-Https", "on"));
+            assertThat(response.body()).contains("scheme=http secure=false");
+        }
+    }
+
+    @Test
     void theSessionCookieOfARequestForwardedAsHttpsIsSecure() throws Exception {
         try (TestNode node = nodeWith("")) {
             HttpResponse<String> response = node.send(HttpRequest.newBuilder(node.app("/app/session?set=a&value=1"))

@@ -37,20 +37,62 @@ final class BufferedBody extends Request.Wrapper {
     /**
      * Reads {@code request}'s body, then calls {@code then} with a request whose content is that body, or with the
      * failure (the client's early end, or a {@link TimeoutException} when the body took longer than {@code deadline}
-     * milliseconds). {@code then} runs once, on the thread that completed the body.
+     * milliseconds). Each chunk is copied into one array of the declared length and released at once, so a client
+     * that sends its body in small pieces pins no more than that array. {@code then} runs once.
      */
     static void read(Request request, long deadlineMillis, BiConsumer<Request, Throwable> then) {
         Scheduler scheduler = request.getComponents().getScheduler();
         Scheduler.Task timeout = scheduler.schedule(() -> request.fail(new TimeoutException(
                 "the request body did not arrive within " + deadlineMillis + " ms")), deadlineMillis, TimeUnit.MILLISECONDS);
-        Content.Source.asByteArrayAsync(request, (int) request.getLength()).whenComplete((body, failure) -> {
+        new Reader(request, new byte[(int) request.getLength()], (body, failure) -> {
             timeout.cancel();
-            if (failure != null) {
-                then.accept(request, failure);
-            } else {
-                then.accept(new BufferedBody(request, body), null);
+            then.accept(failure == null ? new BufferedBody(request, body) : request, failure);
+        }).run();
+    }
+
+    /** Copies the body's chunks into {@code body} as they arrive; runs again on each demand callback. */
+    private static final class Reader implements Runnable {
+        private final Request request;
+        private final byte[] body;
+        private final BiConsumer<byte[], Throwable> done;
+        private int filled;
+
+        Reader(Request request, byte[] body, BiConsumer<byte[], Throwable> done) {
+            this.request = request;
+            this.body = body;
+            this.done = done;
+        }
+
+        @Override
+        public void run() {
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    request.demand(this);
+                    return;
+                }
+                if (Content.Chunk.isFailure(chunk)) {
+                    done.accept(null, chunk.getFailure());
+                    return;
+                }
+                ByteBuffer bytes = chunk.getByteBuffer();
+                int size = bytes.remaining();
+                boolean last = chunk.isLast();
+                if (size > body.length - filled) {
+                    chunk.release();
+                    done.accept(null, new IllegalStateException("more body than its Content-Length of " + body.length));
+                    return;
+                }
+                bytes.get(body, filled, size);
+                filled += size;
+                chunk.release();
+                if (last) {
+                    done.accept(filled == body.length ? body : null, filled == body.length ? null
+                            : new IllegalStateException("the body ended after " + filled + " of " + body.length + " bytes"));
+                    return;
+                }
             }
-        });
+        }
     }
 
     @Override

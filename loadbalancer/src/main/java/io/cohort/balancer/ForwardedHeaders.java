@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -27,6 +28,11 @@ import org.eclipse.jetty.util.InetAddressSet;
 final class ForwardedHeaders {
 
     private static final String X_REAL_IP = "X-Real-IP";
+    /** Jetty's forwarding customizer reads it (on/true: the request is secure) unless told not to. */
+    private static final String X_PROXIED_HTTPS = "X-Proxied-Https";
+    /** The longest host name (253) with a port. */
+    private static final int MAX_HOST_LENGTH = 253 + 6;
+    private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?");
 
     private final InetAddressSet trustedProxies = new InetAddressSet();
 
@@ -44,6 +50,7 @@ final class ForwardedHeaders {
         headers.remove(HttpHeader.X_FORWARDED_SERVER);
         headers.remove(HttpHeader.FORWARDED);
         headers.remove(X_REAL_IP);
+        headers.remove(X_PROXIED_HTTPS);
         // Proxy (the "httpoxy" header, which CGI-style code reads as HTTP_PROXY) and every Proxy-* header
         for (Iterator<HttpField> fields = headers.iterator(); fields.hasNext(); ) {
             String name = fields.next().getName();
@@ -65,7 +72,7 @@ final class ForwardedHeaders {
         if (isTrustedProxy(client)) {
             clientAddress = clientBehind(client.getHeaders().getValuesList(HttpHeader.X_FORWARDED_FOR), peer);
             proto = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_PROTO, proto, "http", "https");
-            host = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_HOST, host);
+            host = validHost(lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_HOST, host), host);
         }
         headers.put(HttpHeader.X_FORWARDED_FOR, clientAddress);
         headers.put(HttpHeader.X_FORWARDED_PROTO, proto);
@@ -151,6 +158,11 @@ final class ForwardedHeaders {
             }
         }
         return otherwise;
+    }
+
+    /** {@code forwarded} if it is a host name or IP literal with an optional port, of sensible length, else {@code otherwise}. */
+    private static String validHost(String forwarded, String otherwise) {
+        return forwarded.length() <= MAX_HOST_LENGTH && HOST.matcher(forwarded).matches() ? forwarded : otherwise;
     }
 
     /** An RFC 7239 node: IPv6 addresses bracketed and quoted, IPv4 addresses as they are. */

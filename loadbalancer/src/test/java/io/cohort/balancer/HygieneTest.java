@@ -28,10 +28,11 @@ class HygieneTest {
 
             RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: " + authority + "\r\nConnection: close\r\n"
                     + "X-Forwarded-For: 6.6.6.6\r\nX-Forwarded-Proto: https\r\nX-Forwarded-Host: evil.example\r\n"
-                    + "Forwarded: for=6.6.6.6;proto=https\r\nX-Real-IP: 6.6.6.6");
+                    + "Forwarded: for=6.6.6.6;proto=https\r\nX-Real-IP: 6.6.6.6\r\nX-Proxied-Https: on");
 
             assertThat(answer.status()).isEqualTo(200);
             assertThat(answer.body()).doesNotContain("6.6.6.6").doesNotContain("evil.example").doesNotContain("X-Real-IP")
+                    .doesNotContainIgnoringCase("X-Proxied-Https")
                     .contains("X-Forwarded-For: 127.0.0.1\n")
                     .contains("X-Forwarded-Proto: http\n")
                     .contains("X-Forwarded-Host: " + authority + "\n")

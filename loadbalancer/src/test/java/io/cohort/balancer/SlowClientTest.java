@@ -75,8 +75,28 @@ class SlowClientTest {
             upload.setSoTimeout(10_000);
             String answer = new String(upload.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
 
-            assertThat(answer).startsWith("HTTP/1.1 200 ");
+            assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("n1:abc");
             assertThat(n1.served()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSmallBodySentInManyPiecesReachesTheMemberWhole() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        String body = "x".repeat(4_000) + "end";
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1);
+                Socket upload = startUpload(lb.server.uri(), body.length())) {
+            OutputStream out = upload.getOutputStream();
+            byte[] rest = body.substring(1).getBytes(StandardCharsets.ISO_8859_1);
+            for (int at = 0; at < rest.length; at += 300) {
+                out.write(rest, at, Math.min(300, rest.length - at));
+                out.flush();
+                Thread.sleep(2);
+            }
+            upload.setSoTimeout(10_000);
+            String answer = new String(upload.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+            assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("n1:" + body);
         }
     }
 
@@ -85,7 +105,8 @@ class SlowClientTest {
         Socket socket = new Socket(balancer.getHost(), balancer.getPort());
         OutputStream out = socket.getOutputStream();
         out.write(("POST /shop/cart HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + length + "\r\n\r\na")
+                + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + length + "\r\n\r\n"
+                + (length > 3 ? "x" : "a"))
                 .getBytes(StandardCharsets.ISO_8859_1));
         out.flush();
         return socket;

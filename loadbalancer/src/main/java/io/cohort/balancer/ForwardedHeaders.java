@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
@@ -32,6 +33,8 @@ final class ForwardedHeaders {
     private static final String X_PROXIED_HTTPS = "X-Proxied-Https";
     /** The longest host name (253) with a port. */
     private static final int MAX_HOST_LENGTH = 253 + 6;
+    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+");
     private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?");
 
     private final InetAddressSet trustedProxies = new InetAddressSet();
@@ -71,8 +74,15 @@ final class ForwardedHeaders {
         }
         if (isTrustedProxy(client)) {
             clientAddress = clientBehind(client.getHeaders().getValuesList(HttpHeader.X_FORWARDED_FOR), peer);
-            proto = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_PROTO, proto, "http", "https");
-            host = validHost(lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_HOST, host), host);
+            String forwardedProto = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_PROTO);
+            if ("https".equalsIgnoreCase(forwardedProto) || "http".equalsIgnoreCase(forwardedProto)) {
+                proto = forwardedProto.toLowerCase(Locale.ROOT);
+            }
+            String forwardedHost = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_HOST);
+            if (forwardedHost != null && forwardedHost.length() <= MAX_HOST_LENGTH
+                    && HOST.matcher(forwardedHost).matches()) {
+                host = forwardedHost;
+            }
         }
         headers.put(HttpHeader.X_FORWARDED_FOR, clientAddress);
         headers.put(HttpHeader.X_FORWARDED_PROTO, proto);
@@ -126,9 +136,8 @@ final class ForwardedHeaders {
 
     /** An IP literal as an address, or null if it is anything else (never looked up). */
     private static InetAddress literal(String bare) {
-        boolean ipv4 = bare.matches("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-        boolean ipv6 = bare.indexOf(':') >= 0 && bare.matches("[0-9a-fA-F:.]+");
-        if (!ipv4 && !ipv6) {
+        boolean ipv6 = bare.indexOf(':') >= 0 && IPV6.matcher(bare).matches();
+        if (!ipv6 && !IPV4.matcher(bare).matches()) {
             return null;
         }
         try {
@@ -138,31 +147,15 @@ final class ForwardedHeaders {
         }
     }
 
-    /** The last comma-separated value of {@code header} (the nearest proxy's), if it is one of {@code allowed}. */
-    private static String lastValue(HttpFields headers, HttpHeader header, String otherwise, String... allowed) {
+    /** The last comma-separated value of {@code header} (the nearest proxy's), or null if there is none. */
+    private static String lastValue(HttpFields headers, HttpHeader header) {
         List<String> values = headers.getValuesList(header);
         if (values.isEmpty()) {
-            return otherwise;
+            return null;
         }
         String[] elements = values.get(values.size() - 1).split(",");
         String last = elements[elements.length - 1].strip();
-        if (last.isEmpty()) {
-            return otherwise;
-        }
-        if (allowed.length == 0) {
-            return last;
-        }
-        for (String value : allowed) {
-            if (value.equalsIgnoreCase(last)) {
-                return value;
-            }
-        }
-        return otherwise;
-    }
-
-    /** {@code forwarded} if it is a host name or IP literal with an optional port, of sensible length, else {@code otherwise}. */
-    private static String validHost(String forwarded, String otherwise) {
-        return forwarded.length() <= MAX_HOST_LENGTH && HOST.matcher(forwarded).matches() ? forwarded : otherwise;
+        return last.isEmpty() ? null : last;
     }
 
     /** An RFC 7239 node: IPv6 addresses bracketed and quoted, IPv4 addresses as they are. */

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -23,6 +24,8 @@ final class BalancerBinder {
         HealthCheckConfig health = new HealthCheckConfig(rawHealth.path, healthAt.duration("interval", rawHealth.interval),
                 healthAt.duration("timeout", rawHealth.timeout), healthAt.integer("fall", rawHealth.fall),
                 healthAt.integer("rise", rawHealth.rise));
+        ClientLimitsConfig clientLimits = clientLimits(at.child("client-limits"),
+                raw.clientLimits == null ? new RawCohort.RawClientLimits() : raw.clientLimits);
         if (BalancerConfig.BACKUP_COOKIE.equals(raw.sessionCookie)) {
             throw at.attributeError("session-cookie", "session-cookie=\"" + raw.sessionCookie + "\" on " + at.tag()
                     + " is the cookie in which nodes name the backup holders", "another cookie name, e.g. JSESSIONID");
@@ -33,8 +36,16 @@ final class BalancerBinder {
                 at.integer("admin-port", raw.adminPort), at.convert("policy", raw.policy, Policy::fromXml), raw.sessionCookie,
                 at.duration("connect-timeout", raw.connectTimeout), at.duration("request-timeout", raw.requestTimeout),
                 at.duration("idle-timeout", raw.idleTimeout), at.size("max-request-body", raw.maxRequestBody),
-                maxHeaderSize(at, raw.maxHeaderSize), at.integer("max-connections", raw.maxConnections), at.duration("graceful-stop", raw.gracefulStop), health, members,
+                maxHeaderSize(at, raw.maxHeaderSize), at.integer("max-connections", raw.maxConnections), at.duration("graceful-stop", raw.gracefulStop), health,
+                clientLimits, members,
                 hostWeights, AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
+    }
+
+    private static ClientLimitsConfig clientLimits(SourceElement at, RawCohort.RawClientLimits raw) throws ConfigException {
+        String perAddress = raw.maxConnectionsPerAddress.trim();
+        return new ClientLimitsConfig(at.duration("header-timeout", raw.headerTimeout), at.integer("max-connections", raw.maxConnections),
+                perAddress.equals("unlimited") ? OptionalInt.empty()
+                        : OptionalInt.of(at.integer("max-connections-per-address", perAddress)));
     }
 
     private static DataSize maxHeaderSize(SourceElement at, String value) throws ConfigException {

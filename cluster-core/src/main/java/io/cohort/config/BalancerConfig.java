@@ -28,6 +28,7 @@ import java.util.Set;
  * @param maxConnections  the most connections opened to one member
  * @param gracefulStop    how long a stop lets requests in flight finish; zero stops at once
  * @param health          the active health checks
+ * @param clientLimits    the deadline for a client's request head and the caps on client connections
  * @param members         the members, in file order (round robin follows it); names unique
  * @param hostWeights     the per-host weights of {@code <weight>} elements, already applied to
  *                        {@link BalancerMember#weight()}
@@ -37,7 +38,8 @@ import java.util.Set;
 public record BalancerConfig(String name, String host, String bindAddress, int port, String adminBindAddress, int adminPort,
                              Policy policy, String sessionCookie, Duration connectTimeout, Duration requestTimeout,
                              Duration idleTimeout, DataSize maxRequestBody, DataSize maxHeaderSize, int maxConnections,
-                             Duration gracefulStop, HealthCheckConfig health, List<BalancerMember> members,
+                             Duration gracefulStop, HealthCheckConfig health, ClientLimitsConfig clientLimits,
+                             List<BalancerMember> members,
                              Map<String, Integer> hostWeights, List<String> trustedProxies) {
 
     /**
@@ -75,6 +77,7 @@ public record BalancerConfig(String name, String host, String bindAddress, int p
             throw new IllegalArgumentException("gracefulStop cannot be negative: " + gracefulStop);
         }
         Objects.requireNonNull(health, "health");
+        Objects.requireNonNull(clientLimits, "clientLimits");
         members = List.copyOf(members);
         if (members.isEmpty()) {
             throw new IllegalArgumentException("a balancer needs at least one member");
@@ -96,20 +99,21 @@ public record BalancerConfig(String name, String host, String bindAddress, int p
     public static BalancerConfig defaults(List<BalancerMember> members) {
         return new BalancerConfig("balancer", "localhost", "127.0.0.1", 8000, "127.0.0.1", 9000, Policy.ROUND_ROBIN_LOCAL, "JSESSIONID",
                 Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(30), DataSize.parse("10MB"), DataSize.parse("8KiB"), 64,
-                Duration.ofSeconds(5), HealthCheckConfig.DEFAULT, members, Map.of(), List.of());
+                Duration.ofSeconds(5), HealthCheckConfig.DEFAULT, ClientLimitsConfig.DEFAULT, members, Map.of(),
+                List.of());
     }
 
     /** This configuration with other ports (0 picks a free one). */
     public BalancerConfig withPorts(int port, int adminPort) {
         return new BalancerConfig(name, host, bindAddress, port, adminBindAddress, adminPort, policy, sessionCookie, connectTimeout,
-                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, members, hostWeights,
+                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, clientLimits, members, hostWeights,
                 trustedProxies);
     }
 
     /** This configuration with another policy and the host it counts as for local affinity. */
     public BalancerConfig withPolicy(Policy policy, String host) {
         return new BalancerConfig(name, host, bindAddress, port, adminBindAddress, adminPort, policy, sessionCookie, connectTimeout,
-                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, members, hostWeights,
+                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, clientLimits, members, hostWeights,
                 trustedProxies);
     }
 

@@ -166,6 +166,7 @@ final class RawCohort {
         @JsonProperty("graceful-stop") String gracefulStop = "5s";
         @JsonProperty("trusted-proxies") String trustedProxies = "none";
         RawHealth health;
+        @JsonProperty("client-limits") RawClientLimits clientLimits;
         @JacksonXmlElementWrapper(useWrapping = false)
         @JsonProperty("balancer-member")
         List<RawBalancerMember> members = new ArrayList<>();
@@ -180,6 +181,12 @@ final class RawCohort {
         String timeout = "1s";
         String fall = "3";
         String rise = "2";
+    }
+
+    static final class RawClientLimits {
+        @JsonProperty("header-timeout") String headerTimeout = "10s";
+        @JsonProperty("max-connections") String maxConnections = "10000";
+        @JsonProperty("max-connections-per-address") String maxConnectionsPerAddress = "unlimited";
     }
 
     static final class RawBalancerMember {

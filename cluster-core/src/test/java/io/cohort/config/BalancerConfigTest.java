@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 /** The {@code <balancer>} element: a file for a balancer alone or beside a node, its defaults and its rules. */
@@ -151,6 +152,34 @@ class BalancerConfigTest {
                 <cohort xmlns="urn:cohort:config:1">
                   <balancer session-cookie="COHORT_BACKUP"><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
                 </cohort>""")).hasMessageStartingWith("cohort.xml:2:13: session-cookie=\"COHORT_BACKUP\" on <balancer> is the cookie");
+    }
+
+    @Test
+    void clientLimitsAreReadAndCheckedAtTheirLine() throws Exception {
+        BalancerConfig config = TestConfigs.parseBalancerText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    <client-limits header-timeout="3s" max-connections="500" max-connections-per-address="20"/>
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""");
+        assertThat(config.clientLimits()).isEqualTo(new ClientLimitsConfig(Duration.ofSeconds(3), 500, OptionalInt.of(20)));
+
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    <client-limits max-connections-per-address="0"/>
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:3:20: invalid value max-connections-per-address=\"0\" on <client-limits>; "
+                + "expected an integer ≥ 1, or unlimited");
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    <client-limits header-timeout="0s"/>
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:3:20: invalid value header-timeout=\"0s\" on <client-limits>");
     }
 
     @Test

@@ -86,6 +86,10 @@ class ConfigDefaultsTest {
         b.put("health/timeout", c -> c.balancer.health().timeout());
         b.put("health/fall", c -> c.balancer.health().fall());
         b.put("health/rise", c -> c.balancer.health().rise());
+        b.put("client-limits/header-timeout", c -> c.balancer.clientLimits().headerTimeout());
+        b.put("client-limits/max-connections", c -> c.balancer.clientLimits().maxConnections());
+        b.put("client-limits/max-connections-per-address", c -> c.balancer.clientLimits().maxConnectionsPerAddress().isEmpty()
+                ? "unlimited" : String.valueOf(c.balancer.clientLimits().maxConnectionsPerAddress().getAsInt()));
         b.put("balancer-member/host", c -> c.balancer.members().get(0).host());
         return b;
     }
@@ -120,13 +124,14 @@ class ConfigDefaultsTest {
     }
 
     @Test
-    void absentHealthElementGetsTheSameDefaultsAsAnEmptyOne() throws Exception {
+    void absentHealthAndClientLimitsElementsGetTheSameDefaultsAsEmptyOnes() throws Exception {
         BalancerConfig minimal = TestConfigs.parseBalancerText("""
                 <cohort xmlns="urn:cohort:config:1">
                   <balancer><balancer-member name="m1" url="http://127.0.0.1:8081"/></balancer>
                 </cohort>""");
 
         assertThat(minimal.health()).isEqualTo(new Configs().balancer.health()).isEqualTo(HealthCheckConfig.DEFAULT);
+        assertThat(minimal.clientLimits()).isEqualTo(new Configs().balancer.clientLimits()).isEqualTo(ClientLimitsConfig.DEFAULT);
         assertThat(minimal.members().get(0).weight()).isEqualTo(1);
         assertThat(minimal.members().get(0).healthUrl()).hasToString("http://127.0.0.1:8081/health");
         assertThat(BalancerConfig.defaults(minimal.members())).as("BalancerConfig.defaults").isEqualTo(minimal);

@@ -112,7 +112,7 @@ final class BalancerProxy extends ProxyHandler {
             ErrorPage.write(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, ErrorPage.NOT_A_PROXY);
             return true;
         }
-        if (targetsAnotherHost(request) || (TargetFormConnectionFactory.isAbsoluteForm(request) && !isOwnHost(request))) {
+        if (targetsAnotherHost(request) || (ClientConnectionFactory.isAbsoluteForm(request) && !isOwnHost(request))) {
             metrics.refused();
             ErrorPage.write(response, callback, HttpStatus.FORBIDDEN_403, ErrorPage.NOT_A_PROXY);
             return true;

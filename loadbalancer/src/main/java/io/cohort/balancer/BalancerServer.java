@@ -2,6 +2,7 @@ package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
+import io.cohort.config.ClientLimitsConfig;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.random.RandomGenerator;
 import org.eclipse.jetty.jmx.MBeanContainer;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
@@ -38,6 +40,7 @@ public final class BalancerServer implements AutoCloseable {
 
     private final BalancerConfig config;
     private final BalancerMetrics metrics;
+    private final ClientConnectionClosures clientClosures;
     private final List<Backend> members = new ArrayList<>();
     private final Server server;
     private final ServerConnector proxyConnector;
@@ -49,6 +52,7 @@ public final class BalancerServer implements AutoCloseable {
     private BalancerServer(BalancerConfig config, RandomGenerator random) {
         this.config = config;
         this.metrics = new BalancerMetrics(config.name());
+        this.clientClosures = new ClientConnectionClosures(config.name(), metrics.registry());
         for (BalancerMember member : config.members()) {
             members.add(new Backend(config.name(), member, member.host().equals(config.host()),
                     new HealthState(config.health().fall(), config.health().rise()), metrics));
@@ -64,6 +68,10 @@ public final class BalancerServer implements AutoCloseable {
         server.addBean(new MBeanContainer(ManagementFactory.getPlatformMBeanServer()));
         proxyConnector = connector(PROXY, config.bindAddress(), config.port());
         adminConnector = connector(ADMIN, config.adminBindAddress(), config.adminPort());
+        ClientLimitsConfig limits = config.clientLimits();
+        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), proxyConnector));
+        limits.maxConnectionsPerAddress().ifPresent(limit ->
+                proxyConnector.addBean(new AddressConnectionLimit(limit, config.trustedProxies(), clientClosures)));
 
         ContextHandler admin = new ContextHandler(new BalancerAdminHandler(this::health, metrics), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));
@@ -76,7 +84,8 @@ public final class BalancerServer implements AutoCloseable {
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
         http.setRequestHeaderSize((int) config.maxHeaderSize().bytes());
-        ServerConnector connector = new ServerConnector(server, new TargetFormConnectionFactory(http));
+        ServerConnector connector = new ServerConnector(server,
+                new ClientConnectionFactory(http, config.clientLimits().headerTimeout(), clientClosures));
         connector.setName(name);
         connector.setHost(host);
         connector.setPort(port);
@@ -166,6 +175,15 @@ public final class BalancerServer implements AutoCloseable {
 
     List<Backend> backends() {
         return members;
+    }
+
+    /** The proxy connector's bean of {@code type}, or null. */
+    <T> T proxyConnectorBean(Class<T> type) {
+        return proxyConnector.getBean(type);
+    }
+
+    ClientConnectionClosures clientClosures() {
+        return clientClosures;
     }
 
     HealthChecker healthChecker() {

@@ -2,6 +2,7 @@ package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
+import io.cohort.config.ClientLimitsConfig;
 import io.cohort.config.DataSize;
 import io.cohort.config.HealthCheckConfig;
 import io.cohort.config.Policy;
@@ -53,6 +54,7 @@ final class TestBalancer implements AutoCloseable {
         Map<String, Integer> socketMembers = Map.of();
         /** Proxies in front of the balancer whose forwarding headers it believes. */
         List<String> trustedProxies = List.of();
+        ClientLimitsConfig clientLimits = ClientLimitsConfig.DEFAULT;
     }
 
     static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
@@ -65,7 +67,7 @@ final class TestBalancer implements AutoCloseable {
         settings.socketMembers.forEach((name, port) -> members.add(portMember(name, port)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, Duration.ofSeconds(30),
-                settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, members, settings.weights,
+                settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, settings.clientLimits, members, settings.weights,
                 settings.trustedProxies);
         return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
     }

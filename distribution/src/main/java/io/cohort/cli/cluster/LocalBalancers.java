@@ -47,7 +47,7 @@ public final class LocalBalancers implements AutoCloseable {
                         adminBasePort == 0 ? 0 : adminBasePort + k, Policy.ROUND_ROBIN_LOCAL, defaults.sessionCookie(),
                         defaults.connectTimeout(), defaults.requestTimeout(), defaults.idleTimeout(),
                         defaults.maxRequestBody(), defaults.maxHeaderSize(), defaults.maxConnections(),
-                        defaults.gracefulStop(), defaults.health(), members, defaults.hostWeights(),
+                        defaults.gracefulStop(), defaults.health(), defaults.clientLimits(), members, defaults.hostWeights(),
                         defaults.trustedProxies());
                 running.add(new Running(host, BalancerServer.start(config)));
             }

@@ -1,0 +1,43 @@
+package io.cohort.config;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * The {@code <client-limits>} element of a {@code <balancer>}: what one client, or all of them, may
+ * hold of the balancer before anyone has asked a member anything.
+ *
+ * @param headerTimeout            the longest a client connection may take to deliver a complete request head,
+ *                                 counted from the connection's opening or from the end of its previous answer;
+ *                                 then the balancer closes it without answering. It bounds a keep-alive
+ *                                 connection's idle wait between requests too. No deadline runs while a request
+ *                                 is being answered (its body and the member's answer are bounded by the
+ *                                 request timeout)
+ * @param maxConnections           the most client connections open at once on the proxy port; when it is
+ *                                 reached the balancer stops accepting until one closes, and new connections
+ *                                 wait in the kernel's accept queue
+ * @param maxConnectionsPerAddress the most client connections open at once from one remote address, empty for
+ *                                 no limit; a connection over it is closed as soon as it is accepted. Connections
+ *                                 from the balancer's trusted proxies are not counted, since they carry many
+ *                                 clients
+ */
+public record ClientLimitsConfig(Duration headerTimeout, int maxConnections, OptionalInt maxConnectionsPerAddress) {
+
+    /** {@code <client-limits/>} with its schema defaults, also used when the element is absent. */
+    public static final ClientLimitsConfig DEFAULT = new ClientLimitsConfig(Duration.ofSeconds(10), 10_000, OptionalInt.empty());
+
+    public ClientLimitsConfig {
+        Objects.requireNonNull(headerTimeout, "headerTimeout");
+        if (headerTimeout.isZero() || headerTimeout.isNegative()) {
+            throw new IllegalArgumentException("headerTimeout must be positive: " + headerTimeout);
+        }
+        if (maxConnections < 1) {
+            throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
+        }
+        Objects.requireNonNull(maxConnectionsPerAddress, "maxConnectionsPerAddress");
+        if (maxConnectionsPerAddress.isPresent() && maxConnectionsPerAddress.getAsInt() < 1) {
+            throw new IllegalArgumentException("maxConnectionsPerAddress must be at least 1: " + maxConnectionsPerAddress.getAsInt());
+        }
+    }
+}

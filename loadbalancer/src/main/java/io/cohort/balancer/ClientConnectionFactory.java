@@ -1,0 +1,108 @@
+package io.cohort.balancer;
+
+import java.time.Duration;
+import org.eclipse.jetty.http.HttpMethod;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Connector;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.internal.HttpConnection;
+
+/**
+ * The balancer's HTTP/1.1 client connections. Each one
+ * <ul>
+ *   <li>remembers the form of the request target it is parsing. Once parsed, {@code GET /x} (origin
+ *       form) and {@code GET http://elsewhere/x} (absolute form, what a client sends to a forward proxy)
+ *       look alike in Jetty's request, so the proxy asks {@link #isAbsoluteForm} to refuse forward-proxy
+ *       requests for other hosts. HTTP/1.1 parses a connection's requests one after the other, so one
+ *       flag per connection suffices;</li>
+ *   <li>gives its client {@code header-timeout} to deliver each request head, from its opening and
+ *       from the end of each answer ({@link HeadDeadline}). The idle timeout alone restarts with every
+ *       byte, so a client sending a header line now and then would keep the connection for ever.</li>
+ * </ul>
+ */
+final class ClientConnectionFactory extends HttpConnectionFactory {
+
+    private final Duration headerTimeout;
+    private final ClientConnectionClosures closures;
+
+    ClientConnectionFactory(HttpConfiguration configuration, Duration headerTimeout, ClientConnectionClosures closures) {
+        super(configuration);
+        this.headerTimeout = headerTimeout;
+        this.closures = closures;
+    }
+
+    @Override
+    public org.eclipse.jetty.io.Connection newConnection(Connector connector, EndPoint endPoint) {
+        ClientConnection connection = new ClientConnection(getHttpConfiguration(), connector, endPoint);
+        connection.setTransferEncodingChunkMaxLength(getTransferEncodingChunkMaxLength());
+        return configure(connection, connector, endPoint);
+    }
+
+    /** Whether the request's target was written in absolute form ({@code scheme://host/...}). */
+    static boolean isAbsoluteForm(Request request) {
+        return request.getConnectionMetaData().getConnection() instanceof ClientConnection connection && connection.absoluteForm;
+    }
+
+    private final class ClientConnection extends HttpConnection {
+
+        private final HeadDeadline headDeadline;
+        private volatile boolean absoluteForm;
+
+        ClientConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
+            super(configuration, connector, endPoint);
+            headDeadline = new HeadDeadline(connector.getScheduler(), headerTimeout, this::getBytesIn, partialHead -> {
+                if (partialHead) {
+                    closures.closed(ClientConnectionClosures.Reason.HEADER_TIMEOUT, endPoint.getRemoteSocketAddress());
+                }
+                endPoint.close();
+            });
+        }
+
+        @Override
+        public void onOpen() {
+            headDeadline.arm(); // before the first fill: the head may be parsed on another thread as soon as it arrives
+            super.onOpen();
+        }
+
+        @Override
+        public void onClose(Throwable cause) {
+            headDeadline.destroy();
+            super.onClose(cause);
+        }
+
+        @Override
+        protected HttpStreamOverHTTP1 newHttpStream(String method, String uri, HttpVersion version) {
+            absoluteForm = uri != null && !uri.startsWith("/") && !"*".equals(uri) && !HttpMethod.CONNECT.is(method);
+            return new DeadlineStream(method, uri, version);
+        }
+
+        /** A request on this connection: its head ends the deadline, its end starts the next one. */
+        private final class DeadlineStream extends HttpStreamOverHTTP1 {
+
+            DeadlineStream(String method, String uri, HttpVersion version) {
+                super(method, uri, version);
+            }
+
+            @Override
+            public Runnable headerComplete() {
+                headDeadline.disarm();
+                return super.headerComplete();
+            }
+
+            @Override
+            public void succeeded() {
+                headDeadline.arm(); // before the next request on this connection is parsed
+                super.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                headDeadline.arm();
+                super.failed(failure);
+            }
+        }
+    }
+}

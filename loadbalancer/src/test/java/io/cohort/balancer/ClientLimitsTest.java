@@ -1,0 +1,239 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.ClientLimitsConfig;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code <client-limits>}: a deadline for every request head, and caps on client connections. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ClientLimitsTest {
+
+    private static final Pattern CONTENT_LENGTH = Pattern.compile("(?im)^Content-Length:\\s*(\\d+)\\s*$");
+
+    @Test
+    void aClientThatSendsItsHeadALineAtATimeIsCutOffAtTheHeaderTimeout() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(limits(Duration.ofSeconds(1), 10_000, OptionalInt.empty()), n1);
+                Socket client = connect(lb.server.uri())) {
+            client.setSoTimeout(200);
+            OutputStream out = client.getOutputStream();
+            long start = System.nanoTime();
+            boolean closed = false;
+            // one header line every 200 ms, far inside the 30 s idle timeout: without a head deadline this lasts 10 s
+            write(out, "GET /shop/ HTTP/1.1\r\nHost: localhost\r\n");
+            for (int line = 0; line < 50 && !closed; line++) {
+                try {
+                    write(out, "X-Line-" + line + ": x\r\n");
+                    closed = client.getInputStream().read() < 0;
+                } catch (SocketTimeoutException e) {
+                    // nothing to read yet: the connection is still open
+                } catch (SocketException e) {
+                    closed = true; // the write found the connection reset
+                }
+            }
+            long tookMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+
+            assertThat(closed).as("the balancer closed the connection").isTrue();
+            assertThat(tookMillis).as("closed after the 1 s deadline, well before the 10 s of lines").isBetween(900L, 6_000L);
+            assertThat(n1.served()).isZero();
+            assertThat(lb.server.clientClosures().count(ClientConnectionClosures.Reason.HEADER_TIMEOUT)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void anIdleKeepAliveConnectionIsClosedAtTheHeaderTimeoutWithoutBeingCounted() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(limits(Duration.ofSeconds(1), 10_000, OptionalInt.empty()), n1);
+                Socket client = connect(lb.server.uri())) {
+            write(client.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            assertThat(readAnswer(client)).startsWith("HTTP/1.1 200 ").endsWith("n1");
+            long answered = System.nanoTime();
+
+            client.setSoTimeout(10_000);
+            assertThat(client.getInputStream().read()).as("the balancer closed the idle connection").isEqualTo(-1);
+
+            assertThat(Duration.ofNanos(System.nanoTime() - answered).toMillis()).isBetween(900L, 6_000L);
+            assertThat(lb.server.clientClosures().count(ClientConnectionClosures.Reason.HEADER_TIMEOUT))
+                    .as("an idle wait between requests is no slow head").isZero();
+        }
+    }
+
+    @Test
+    void noDeadlineRunsWhileARequestIsAnsweredAndTheNextHeadGetsAFreshOne() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(limits(Duration.ofSeconds(1), 10_000, OptionalInt.empty()), n1);
+                Socket client = connect(lb.server.uri())) {
+            write(client.getOutputStream(), "GET /hold HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            n1.awaitHeld();
+            Thread.sleep(2_000); // twice the header timeout while the member answers
+            n1.releaseHeld();
+            assertThat(readAnswer(client)).startsWith("HTTP/1.1 200 ");
+
+            Thread.sleep(500);
+            write(client.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\n\r\n");
+            assertThat(readAnswer(client)).as("the same connection serves the next request").startsWith("HTTP/1.1 200 ").endsWith("n1");
+            assertThat(n1.served()).as("/shop/ (a held request is not counted)").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aConnectionOverThePerAddressLimitIsClosedAtOnceAndTheOthersServe() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        TestBalancer.Settings settings = limits(Duration.ofSeconds(10), 10_000, OptionalInt.of(2));
+        List<Socket> sockets = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            AddressConnectionLimit limit = lb.server.proxyConnectorBean(AddressConnectionLimit.class);
+            InetAddress loopback = InetAddress.getByName("127.0.0.1");
+            sockets.add(connect(lb.server.uri()));
+            sockets.add(connect(lb.server.uri()));
+            awaitOpen(limit, loopback, 2);
+            Socket third = connect(lb.server.uri());
+            sockets.add(third);
+            third.setSoTimeout(5_000);
+
+            assertThat(readOrReset(third)).as("the third connection is closed without an answer").isEqualTo(-1);
+            assertThat(lb.server.clientClosures().count(ClientConnectionClosures.Reason.PER_ADDRESS_LIMIT)).isEqualTo(1);
+            for (Socket open : sockets.subList(0, 2)) {
+                write(open.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                assertThat(readAnswer(open)).startsWith("HTTP/1.1 200 ");
+            }
+
+            sockets.get(0).close();
+            awaitOpen(limit, loopback, 1);
+            try (Socket again = connect(lb.server.uri())) {
+                write(again.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                assertThat(readAnswer(again)).as("a closed connection frees its place").startsWith("HTTP/1.1 200 ");
+            }
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void connectionsFromATrustedProxyAreNotCountedPerAddress() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        TestBalancer.Settings settings = limits(Duration.ofSeconds(10), 10_000, OptionalInt.of(1));
+        settings.trustedProxies = List.of("127.0.0.1");
+        List<Socket> sockets = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            for (int i = 0; i < 3; i++) {
+                sockets.add(connect(lb.server.uri()));
+            }
+            for (Socket socket : sockets) {
+                write(socket.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\nX-Forwarded-For: 192.0.2.1\r\n\r\n");
+                assertThat(readAnswer(socket)).startsWith("HTTP/1.1 200 ");
+            }
+            assertThat(lb.server.clientClosures().count(ClientConnectionClosures.Reason.PER_ADDRESS_LIMIT)).isZero();
+        } finally {
+            for (Socket socket : sockets) {
+                socket.close();
+            }
+        }
+    }
+
+    @Test
+    void overTheTotalLimitNewConnectionsWaitUntilOneCloses() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        List<Socket> idle = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(limits(Duration.ofSeconds(30), 2, OptionalInt.empty()), n1)) {
+            idle.add(connect(lb.server.uri()));
+            idle.add(connect(lb.server.uri()));
+            Thread.sleep(300); // both accepted
+            try (Socket waiting = connect(lb.server.uri())) { // the kernel completes the handshake; the balancer does not accept it
+                write(waiting.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\n\r\n");
+                waiting.setSoTimeout(1_000);
+                boolean answeredEarly;
+                try {
+                    answeredEarly = waiting.getInputStream().read() >= 0;
+                } catch (SocketTimeoutException e) {
+                    answeredEarly = false;
+                }
+                assertThat(answeredEarly).as("no answer while two connections are open").isFalse();
+                assertThat(n1.served()).isZero();
+
+                idle.get(0).close();
+                waiting.setSoTimeout(10_000);
+                assertThat(readAnswer(waiting)).as("accepted once one closed").startsWith("HTTP/1.1 200 ");
+            }
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
+    private static TestBalancer.Settings limits(Duration headerTimeout, int maxConnections, OptionalInt perAddress) {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.clientLimits = new ClientLimitsConfig(headerTimeout, maxConnections, perAddress);
+        return settings;
+    }
+
+    private static Socket connect(URI balancer) throws IOException {
+        Socket socket = new Socket(balancer.getHost(), balancer.getPort());
+        socket.setSoTimeout(10_000);
+        return socket;
+    }
+
+    private static void write(OutputStream out, String text) throws IOException {
+        out.write(text.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+    }
+
+    /** Reads one answer with a Content-Length body, leaving the connection open for the next. */
+    private static String readAnswer(Socket socket) throws IOException {
+        InputStream in = socket.getInputStream();
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        while (!head.toString(StandardCharsets.ISO_8859_1).endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed after: " + head.toString(StandardCharsets.ISO_8859_1));
+            }
+            head.write(b);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        Matcher length = CONTENT_LENGTH.matcher(text);
+        if (!length.find()) {
+            throw new IOException("no Content-Length in: " + text);
+        }
+        return text + new String(in.readNBytes(Integer.parseInt(length.group(1))), StandardCharsets.ISO_8859_1);
+    }
+
+    private static int readOrReset(Socket socket) throws IOException {
+        try {
+            return socket.getInputStream().read();
+        } catch (SocketException e) {
+            return -1;
+        }
+    }
+
+    private static void awaitOpen(AddressConnectionLimit limit, InetAddress address, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (limit.openFrom(address) != count) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(address + " has " + limit.openFrom(address) + " connections open, not " + count);
+            }
+            Thread.sleep(10);
+        }
+    }
+}

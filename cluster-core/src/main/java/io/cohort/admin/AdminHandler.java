@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>GET /health</td><td>no</td><td>{@link HealthReport} as JSON; 200 when UP, else 503</td></tr>
  *   <tr><td>GET /metrics</td><td>no</td><td>Prometheus text format</td></tr>
  *   <tr><td>GET /admin/apps</td><td>yes</td><td>deployed applications</td></tr>
- *   <tr><td>PUT /admin/apps/{name}</td><td>yes</td><td>body is a WAR: deploy or redeploy; 200 with the application</td></tr>
+ *   <tr><td>PUT /admin/apps/{name}</td><td>yes</td><td>body is a WAR: deploy or redeploy; 200 with the application;
+ *       413 when larger than {@code max-upload}, and nothing is deployed or left on disk</td></tr>
  *   <tr><td>DELETE /admin/apps/{name}</td><td>yes</td><td>undeploy; 204, or 404 if not deployed</td></tr>
  *   <tr><td>GET /admin/status</td><td>yes</td><td>health, applications and cluster members</td></tr>
  *   <tr><td>POST /admin/stop</td><td>yes</td><td>202; the node stops gracefully</td></tr>
@@ -47,12 +48,19 @@ public final class AdminHandler extends Handler.Abstract {
 
     private final AdminOperations node;
     private final BearerToken token;
+    private final UploadLimit uploadLimit;
     private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
-    public AdminHandler(AdminOperations node, Optional<String> token) {
+    /**
+     * @param node           what the endpoints operate on
+     * @param token          the admin API's bearer token; empty turns the admin API off
+     * @param maxUploadBytes the largest WAR a deploy accepts
+     */
+    public AdminHandler(AdminOperations node, Optional<String> token, long maxUploadBytes) {
         this.node = node;
         this.token = new BearerToken(token);
+        this.uploadLimit = new UploadLimit(maxUploadBytes);
     }
 
     @Override
@@ -71,6 +79,8 @@ public final class AdminHandler extends Handler.Abstract {
             } else {
                 error(request, response, callback, HttpStatus.NOT_FOUND_404, "no such endpoint: " + method + " " + path);
             }
+        } catch (UploadLimit.TooLarge e) {
+            error(request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, e.getMessage());
         } catch (DeploymentException e) {
             error(request, response, callback, HttpStatus.UNPROCESSABLE_ENTITY_422, e.getMessage());
         } catch (IllegalArgumentException e) {
@@ -98,7 +108,10 @@ public final class AdminHandler extends Handler.Abstract {
             send(response, callback, HttpStatus.OK_200, node.applications());
         } else if (path.startsWith("/apps/") && HttpMethod.PUT.is(method)) {
             ApplicationName name = new ApplicationName(path.substring("/apps/".length()));
-            try (InputStream war = Content.Source.asInputStream(request)) {
+            if (uploadLimit.refuses(request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH))) {
+                throw uploadLimit.tooLarge();
+            }
+            try (InputStream war = uploadLimit.cap(Content.Source.asInputStream(request))) {
                 send(response, callback, HttpStatus.OK_200, node.deploy(name, war));
             }
         } else if (path.startsWith("/apps/") && HttpMethod.DELETE.is(method)) {

@@ -12,13 +12,19 @@ import java.util.Optional;
  * @param bindAddress the address it listens on (loopback by default)
  * @param port        its port, 0 for a free one
  * @param token       the admin API bearer token, from {@code token-env} or {@code token-file}
+ * @param maxUpload   the largest WAR {@code PUT /admin/apps/{name}} accepts; a larger one gets 413 and leaves
+ *                    nothing on disk
  */
-public record AdminConfig(boolean enabled, String bindAddress, int port, Optional<Secret> token) {
+public record AdminConfig(boolean enabled, String bindAddress, int port, Optional<Secret> token, DataSize maxUpload) {
 
     public AdminConfig {
         Objects.requireNonNull(bindAddress, "bindAddress");
         Ports.check("port", port, 0);
         Objects.requireNonNull(token, "token");
+        Objects.requireNonNull(maxUpload, "maxUpload");
+        if (maxUpload.bytes() < 1) {
+            throw new IllegalArgumentException("maxUpload must be at least 1 byte: " + maxUpload);
+        }
     }
 
     /** Whether the token-protected admin API is served: the endpoint is enabled and a token is set. */

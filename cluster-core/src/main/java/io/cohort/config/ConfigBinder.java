@@ -56,7 +56,7 @@ final class ConfigBinder {
 
     private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {
         return new AdminConfig(at.flag("enabled", raw.enabled), raw.bindAddr, at.integer("port", raw.port),
-                secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile));
+                secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile), at.size("max-upload", raw.maxUpload));
     }
 
     private List<DataSourceConfig> dataSources(SourceElement root, List<RawCohort.RawDataSource> raws) throws ConfigException {

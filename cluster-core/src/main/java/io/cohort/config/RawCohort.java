@@ -43,6 +43,7 @@ final class RawCohort {
         String port = "9090";
         @JsonProperty("token-env") String tokenEnv;
         @JsonProperty("token-file") String tokenFile;
+        @JsonProperty("max-upload") String maxUpload = "256MiB";
     }
 
     static final class RawDataSource {

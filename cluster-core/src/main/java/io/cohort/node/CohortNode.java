@@ -143,7 +143,7 @@ public final class CohortNode implements AutoCloseable {
 
     private ContextHandler adminContext() {
         Optional<String> token = config.admin().token().map(Secret::reveal);
-        ContextHandler admin = new ContextHandler(new AdminHandler(new Operations(), token), "/");
+        ContextHandler admin = new ContextHandler(new AdminHandler(new Operations(), token, config.admin().maxUpload().bytes()), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));
         return admin;
     }

@@ -34,6 +34,7 @@ class ConfigDefaultsTest {
         b.put("admin/enabled", c -> c.peer.admin().enabled());
         b.put("admin/bind-addr", c -> c.peer.admin().bindAddress());
         b.put("admin/port", c -> c.peer.admin().port());
+        b.put("admin/max-upload", c -> c.peer.admin().maxUpload());
         b.put("datasource/max-pool-size", c -> c.peer.dataSources().get(0).maxPoolSize());
         b.put("datasource/connection-timeout", c -> c.peer.dataSources().get(0).connectionTimeout());
         b.put("serialization/max-bytes", c -> c.peer.serialization().maxBytes());

@@ -31,7 +31,8 @@ class ConfigLoaderTest {
                 Path.of("/var/tmp/cohort-n1"), 50, Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(90),
                 List.of("10.0.0.5", "10.1.0.0/16", "fd00::/8")));
         assertThat(config.node().hotDeployment()).isFalse();
-        assertThat(config.admin()).isEqualTo(new AdminConfig(true, "127.0.0.2", 9091, Optional.of(new Secret("admin-token-1", "test"))));
+        assertThat(config.admin()).isEqualTo(new AdminConfig(true, "127.0.0.2", 9091, Optional.of(new Secret("admin-token-1", "test")),
+                DataSize.parse("256MiB")));
         assertThat(config.admin().apiEnabled()).isTrue();
         DataSourceConfig shop = new DataSourceConfig("jdbc/jpetstore", "jdbc:h2:mem:jpetstore", Optional.of("sa"),
                 Optional.of(new Secret("db-secret-1", "test")), 20, Duration.ofSeconds(5));
@@ -62,7 +63,7 @@ class ConfigLoaderTest {
         assertThat(config.node()).isEqualTo(new NodeConfig("n1", "localhost", "127.0.0.1", 8080, dir.resolve("webapps"),
                 dir.resolve("work"), 200, Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(65),
                 List.of("127.0.0.0/8", "::1")));
-        assertThat(config.admin()).isEqualTo(new AdminConfig(true, "127.0.0.1", 9090, Optional.empty()));
+        assertThat(config.admin()).isEqualTo(new AdminConfig(true, "127.0.0.1", 9090, Optional.empty(), DataSize.parse("256MiB")));
         assertThat(config.admin().apiEnabled()).isFalse();
         assertThat(config.dataSources()).isEmpty();
         assertThat(config.serialization()).isEqualTo(new SerializationConfig(DataSize.parse("1MB"), 100, 100_000, List.of()));

@@ -158,6 +158,41 @@ class AdminEndpointsTest {
         assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
     }
 
+    @Test
+    void aWarOverMaxUploadIs413LeavesNothingOnDiskAndTheOldVersionKeepsServing() throws Exception {
+        node.close();
+        node = TestNode.startWithAdmin(home, "n1", "max-upload=\"1MiB\"");
+        Path big = build.resolve("big.war");
+        byte[] bytes = new byte[2 * 1024 * 1024];
+        new java.util.Random(1).nextBytes(bytes);
+        Files.write(big, bytes);
+
+        // declared too large: refused before a byte is read
+        HttpResponse<String> declared = node.send(authorized("/admin/apps/app").PUT(HttpRequest.BodyPublishers.ofFile(big)));
+        // not declared (chunked): refused once more than 1 MiB has arrived
+        HttpResponse<String> streamed = node.send(authorized("/admin/apps/app").PUT(HttpRequest.BodyPublishers.ofInputStream(() -> {
+            try {
+                return Files.newInputStream(big);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        })));
+
+        for (HttpResponse<String> response : List.of(declared, streamed)) {
+            assertThat(response.statusCode()).isEqualTo(413);
+            assertThat(json.readTree(response.body()).path("error").asText()).contains("max-upload");
+        }
+        try (var files = Files.list(node.webapps())) {
+            assertThat(files.map(f -> f.getFileName().toString())).as("no upload left behind").containsExactly("app.war");
+        }
+        assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
+
+        Path small = TestWars.write(build.resolve("small.war"), "v2", true);
+        assertThat(Files.size(small)).isLessThan(1024 * 1024);
+        assertThat(node.send(authorized("/admin/apps/app").PUT(HttpRequest.BodyPublishers.ofFile(small))).statusCode()).isEqualTo(200);
+        assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v2");
+    }
+
     private HttpRequest.Builder authorized(String path) {
         return HttpRequest.newBuilder(node.admin(path)).header("Authorization", "Bearer " + TestNode.TOKEN);
     }

@@ -42,15 +42,25 @@ final class TestNode implements AutoCloseable {
     /** A node whose {@code <node>} element also has {@code nodeAttributes} (e.g. {@code trusted-proxies="none"}). */
     static TestNode start(Path home, String name, String nodeAttributes, String clusterXml,
             List<SessionStoreProvider> providers) throws Exception {
+        return start(home, name, nodeAttributes, "", clusterXml, providers);
+    }
+
+    /** A node without a cluster whose {@code <admin>} element also has {@code adminAttributes} (e.g. {@code max-upload="1KiB"}). */
+    static TestNode startWithAdmin(Path home, String name, String adminAttributes) throws Exception {
+        return start(home, name, "", adminAttributes, "", List.of());
+    }
+
+    private static TestNode start(Path home, String name, String nodeAttributes, String adminAttributes, String clusterXml,
+            List<SessionStoreProvider> providers) throws Exception {
         Files.createDirectories(home.resolve("webapps"));
         String xml = """
                 <cohort xmlns="urn:cohort:config:1">
                   <node name="%s" host="host-%s" http-port="0" webapps="webapps" work-dir="work"
                         scan-interval="1s" graceful-stop="5s" %s/>
-                  <admin port="0" token-env="COHORT_ADMIN_TOKEN"/>
+                  <admin port="0" token-env="COHORT_ADMIN_TOKEN" %s/>
                   %s
                 </cohort>
-                """.formatted(name, name, nodeAttributes, clusterXml);
+                """.formatted(name, name, nodeAttributes, adminAttributes, clusterXml);
         Path file = home.resolve("cohort.xml");
         Files.writeString(file, xml);
         CohortConfig config = ConfigLoader.parse(file.toString(),

@@ -9,10 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.random.RandomGenerator;
 import org.eclipse.jetty.jmx.MBeanContainer;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -66,8 +68,9 @@ public final class BalancerServer implements AutoCloseable {
         server.setStopTimeout(config.gracefulStop().toMillis());
         server.setErrorHandler(new BalancerErrorHandler());
         server.addBean(new MBeanContainer(ManagementFactory.getPlatformMBeanServer()));
-        proxyConnector = connector(PROXY, config.bindAddress(), config.port());
-        adminConnector = connector(ADMIN, config.adminBindAddress(), config.adminPort());
+        proxyConnector = connector(PROXY, config.bindAddress(), config.port(),
+                http -> new ClientConnectionFactory(http, config.clientLimits().headerTimeout(), clientClosures));
+        adminConnector = connector(ADMIN, config.adminBindAddress(), config.adminPort(), HttpConnectionFactory::new);
         ClientLimitsConfig limits = config.clientLimits();
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), proxyConnector));
         limits.maxConnectionsPerAddress().ifPresent(limit ->
@@ -79,13 +82,13 @@ public final class BalancerServer implements AutoCloseable {
         server.setHandler(new Handler.Sequence(admin, proxy));
     }
 
-    private ServerConnector connector(String name, String host, int port) {
+    private ServerConnector connector(String name, String host, int port,
+                                      Function<HttpConfiguration, HttpConnectionFactory> connections) {
         HttpConfiguration http = new HttpConfiguration();
         http.setSendServerVersion(false);
         http.setSendXPoweredBy(false);
         http.setRequestHeaderSize((int) config.maxHeaderSize().bytes());
-        ServerConnector connector = new ServerConnector(server,
-                new ClientConnectionFactory(http, config.clientLimits().headerTimeout(), clientClosures));
+        ServerConnector connector = new ServerConnector(server, connections.apply(http));
         connector.setName(name);
         connector.setHost(host);
         connector.setPort(port);

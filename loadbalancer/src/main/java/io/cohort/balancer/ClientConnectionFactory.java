@@ -18,9 +18,9 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  *       look alike in Jetty's request, so the proxy asks {@link #isAbsoluteForm} to refuse forward-proxy
  *       requests for other hosts. HTTP/1.1 parses a connection's requests one after the other, so one
  *       flag per connection suffices;</li>
- *   <li>gives its client {@code header-timeout} to deliver each request head, from its opening and
- *       from the end of each answer ({@link HeadDeadline}). The idle timeout alone restarts with every
- *       byte, so a client sending a header line now and then would keep the connection for ever.</li>
+ *   <li>gives its client {@code header-timeout} to deliver each request head once it has begun sending
+ *       one ({@link HeadDeadline}). The idle timeout alone restarts with every byte, so a client sending
+ *       a header line now and then would keep the connection for ever.</li>
  * </ul>
  */
 final class ClientConnectionFactory extends HttpConnectionFactory {
@@ -53,10 +53,8 @@ final class ClientConnectionFactory extends HttpConnectionFactory {
 
         ClientConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
             super(configuration, connector, endPoint);
-            headDeadline = new HeadDeadline(connector.getScheduler(), headerTimeout, this::getBytesIn, partialHead -> {
-                if (partialHead) {
-                    closures.closed(ClientConnectionClosures.Reason.HEADER_TIMEOUT, endPoint.getRemoteSocketAddress());
-                }
+            headDeadline = new HeadDeadline(connector.getScheduler(), headerTimeout, this::getBytesIn, () -> {
+                closures.closed(ClientConnectionClosures.Reason.HEADER_TIMEOUT, endPoint.getRemoteSocketAddress());
                 endPoint.close();
             });
         }

@@ -9,31 +9,29 @@ import org.eclipse.jetty.util.thread.Scheduler;
 /**
  * The deadline for the next request head on one client connection. {@link #arm()} starts it (at the
  * connection's opening and at the end of each answer), {@link #disarm()} ends it (when a head is
- * complete); if it passes while armed, {@code onExpired} runs once, told whether the client had sent
- * any byte since it was armed (a partial head; otherwise the connection merely sat idle between
- * requests). Re-arming is cheap ({@link CyclicTimeout}), so every request may do it.
+ * complete). If it passes while armed and the client has sent bytes since it was armed (a head begun
+ * but not finished), {@code onExpired} runs once. If the client sent nothing, the connection is merely
+ * idle between requests: the deadline starts again and the idle timeout decides how long the
+ * connection stays, so a head that begins late gets at most twice the timeout. Re-arming is cheap
+ * ({@link CyclicTimeout}), so every request may do it; after {@link #destroy()} nothing re-arms it.
  */
 final class HeadDeadline extends CyclicTimeout {
 
-    /** What to do when a deadline passes. */
-    interface Expiry {
-        /** @param partialHead whether bytes arrived since the deadline was armed */
-        void expired(boolean partialHead);
-    }
 
     private final long timeoutNanos;
     private final LongSupplier bytesIn;
-    private final Expiry onExpired;
+    private final Runnable onExpired;
     private volatile boolean armed;
+    private volatile boolean destroyed;
     private volatile long bytesInWhenArmed;
 
     /**
      * @param scheduler where the deadline runs
      * @param timeout   how long a head may take
      * @param bytesIn   the connection's count of bytes received so far
-     * @param onExpired called on the scheduler's thread when an armed deadline passes
+     * @param onExpired called on the scheduler's thread when an armed deadline passes with a head begun
      */
-    HeadDeadline(Scheduler scheduler, Duration timeout, LongSupplier bytesIn, Expiry onExpired) {
+    HeadDeadline(Scheduler scheduler, Duration timeout, LongSupplier bytesIn, Runnable onExpired) {
         super(scheduler);
         this.timeoutNanos = timeout.toNanos();
         this.bytesIn = bytesIn;
@@ -42,6 +40,9 @@ final class HeadDeadline extends CyclicTimeout {
 
     /** Starts the deadline for the next head, replacing any running one. */
     void arm() {
+        if (destroyed) {
+            return;
+        }
         bytesInWhenArmed = bytesIn.getAsLong();
         armed = true;
         schedule(timeoutNanos, TimeUnit.NANOSECONDS);
@@ -55,9 +56,21 @@ final class HeadDeadline extends CyclicTimeout {
 
     @Override
     public void onTimeoutExpired() {
-        if (armed) {
-            armed = false;
-            onExpired.expired(bytesIn.getAsLong() != bytesInWhenArmed);
+        if (!armed || destroyed) {
+            return;
         }
+        if (bytesIn.getAsLong() == bytesInWhenArmed) {
+            arm(); // idle between requests, not slow: the idle timeout governs
+            return;
+        }
+        armed = false;
+        onExpired.run();
+    }
+
+    @Override
+    public void destroy() {
+        destroyed = true;
+        armed = false;
+        super.destroy();
     }
 }

@@ -17,13 +17,13 @@ import org.eclipse.jetty.util.thread.Scheduler;
  */
 final class HeadDeadline extends CyclicTimeout {
 
-
     private final long timeoutNanos;
     private final LongSupplier bytesIn;
     private final Runnable onExpired;
-    private volatile boolean armed;
-    private volatile boolean destroyed;
-    private volatile long bytesInWhenArmed;
+    // guarded by this: an expiry's look at the state and its re-arming must not interleave with a head's disarm
+    private boolean armed;
+    private boolean destroyed;
+    private long bytesInWhenArmed;
 
     /**
      * @param scheduler where the deadline runs
@@ -39,7 +39,7 @@ final class HeadDeadline extends CyclicTimeout {
     }
 
     /** Starts the deadline for the next head, replacing any running one. */
-    void arm() {
+    synchronized void arm() {
         if (destroyed) {
             return;
         }
@@ -49,28 +49,32 @@ final class HeadDeadline extends CyclicTimeout {
     }
 
     /** Ends the running deadline, if any: a head arrived in time. */
-    void disarm() {
+    synchronized void disarm() {
         armed = false;
         cancel();
     }
 
     @Override
     public void onTimeoutExpired() {
-        if (!armed || destroyed) {
-            return;
+        synchronized (this) {
+            if (!armed || destroyed) {
+                return;
+            }
+            if (bytesIn.getAsLong() == bytesInWhenArmed) {
+                arm(); // idle between requests, not slow: the idle timeout governs
+                return;
+            }
+            armed = false;
         }
-        if (bytesIn.getAsLong() == bytesInWhenArmed) {
-            arm(); // idle between requests, not slow: the idle timeout governs
-            return;
-        }
-        armed = false;
         onExpired.run();
     }
 
     @Override
     public void destroy() {
-        destroyed = true;
-        armed = false;
+        synchronized (this) {
+            destroyed = true;
+            armed = false;
+        }
         super.destroy();
     }
 }

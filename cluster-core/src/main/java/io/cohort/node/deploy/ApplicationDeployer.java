@@ -1,5 +1,6 @@
 package io.cohort.node.deploy;
 
+import io.cohort.session.jetty.CohortSessionCache;
 import io.cohort.session.jetty.StoreBinding;
 import java.io.IOException;
 import java.io.InputStream;
@@ -28,6 +29,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.handler.ContextHandlerCollection;
 import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.eclipse.jetty.session.SessionCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -182,10 +184,14 @@ public final class ApplicationDeployer {
         }
     }
 
-    /** Whether the version holds the session with this id (without route) in memory. */
+    /**
+     * Whether the version holds the session with this id (without route) in memory, or held it when it began to hand
+     * its sessions over: until the hand-over is done the store may not have the session's latest state.
+     */
     private static boolean holds(DeployedApplication app, String sessionId) {
         try {
-            return app.context().getSessionHandler().getSessionCache().contains(sessionId);
+            SessionCache cache = app.context().getSessionHandler().getSessionCache();
+            return cache instanceof CohortSessionCache cohort ? cohort.holdsOrHandsOver(sessionId) : cache.contains(sessionId);
         } catch (Exception e) {
             return false;
         }

@@ -20,6 +20,8 @@ public final class CohortSessionCache extends DefaultSessionCache {
     private final ConcurrentMap<String, ManagedSession> sessions;
     private final SessionStoreAdapter adapter;
     private final java.util.Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
+    /** The sessions this cache held when its shutdown began: on their way to the store from then on. */
+    private final java.util.Set<String> handedToStore = ConcurrentHashMap.newKeySet();
 
     public CohortSessionCache(SessionManager manager, SessionStoreAdapter adapter) {
         this(manager, adapter, new ConcurrentHashMap<>());
@@ -112,9 +114,20 @@ public final class CohortSessionCache extends DefaultSessionCache {
         }
     }
 
+    /**
+     * Whether this cache holds the session with this id (without route), or held it when its shutdown
+     * began. Jetty drops each session from memory as soon as it has given it to the store, while the
+     * store may still be writing it (it waits for those writes when it stops), so from the shutdown on
+     * only this tells that the session's latest state is not in the store yet.
+     */
+    public boolean holdsOrHandsOver(String id) {
+        return sessions.containsKey(id) || handedToStore.contains(id);
+    }
+
     @Override
     public void shutdown() {
         adapter.beginShutdown();
+        handedToStore.addAll(sessions.keySet());
         for (ManagedSession session : sessions.values()) {
             try (AutoLock ignored = session.lock()) {
                 // make Jetty hand every owned session to the store, changed or not

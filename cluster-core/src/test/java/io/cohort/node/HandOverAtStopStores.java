@@ -1,17 +1,10 @@
 package io.cohort.node;
 
-import io.cohort.cluster.ClusterView;
-import io.cohort.cluster.Member;
-import io.cohort.cluster.SingleNodeView;
-import io.cohort.config.CohortConfig;
 import io.cohort.session.LiveSession;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
-import io.cohort.session.SessionStoreFactory;
-import io.cohort.session.SessionStoreProvider;
 import io.cohort.session.StoredSession;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,35 +20,15 @@ import java.util.concurrent.TimeUnit;
  * the moment a stopping version has dropped its sessions from memory and the moment they are in the
  * map, a test can see who loads them too early.
  */
-final class HandOverAtStopStores implements SessionStoreProvider {
+final class HandOverAtStopStores extends SingleNodeStoreProvider {
 
     final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
     private final CountDownLatch handingOver = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
 
     @Override
-    public boolean supports(CohortConfig config) {
-        return config.cluster().isPresent();
-    }
-
-    @Override
-    public SessionStoreFactory start(CohortConfig config, Member self, MeterRegistry meters) {
-        ClusterView view = new SingleNodeView(self);
-        return new SessionStoreFactory() {
-            @Override
-            public SessionStore newStore(String application) {
-                return new Store(application);
-            }
-
-            @Override
-            public ClusterView clusterView() {
-                return view;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+    SessionStore newStore(String application) {
+        return new Store(application);
     }
 
     /** Waits until a stopping version's store has sessions to hand over and is waiting for {@link #releaseHandOver}. */

@@ -1,17 +1,10 @@
 package io.cohort.node;
 
-import io.cohort.cluster.ClusterView;
-import io.cohort.cluster.Member;
-import io.cohort.cluster.SingleNodeView;
-import io.cohort.config.CohortConfig;
 import io.cohort.session.LiveSession;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
-import io.cohort.session.SessionStoreFactory;
-import io.cohort.session.SessionStoreProvider;
 import io.cohort.session.StoredSession;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * at each request end. It is not a transport; it exercises the adapter, the deserialization filter
  * and the cookie handling of nodes in one JVM.
  */
-final class SharedMemoryStores implements SessionStoreProvider {
+final class SharedMemoryStores extends SingleNodeStoreProvider {
 
     final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
     /** The names of attributes whose change any store was told of, in order. */
@@ -35,28 +28,8 @@ final class SharedMemoryStores implements SessionStoreProvider {
     }
 
     @Override
-    public boolean supports(CohortConfig config) {
-        return config.cluster().isPresent();
-    }
-
-    @Override
-    public SessionStoreFactory start(CohortConfig config, Member self, MeterRegistry meters) {
-        ClusterView view = new SingleNodeView(self);
-        return new SessionStoreFactory() {
-            @Override
-            public SessionStore newStore(String application) {
-                return new Store(application);
-            }
-
-            @Override
-            public ClusterView clusterView() {
-                return view;
-            }
-
-            @Override
-            public void close() {
-            }
-        };
+    SessionStore newStore(String application) {
+        return new Store(application);
     }
 
     private final class Store implements SessionStore {

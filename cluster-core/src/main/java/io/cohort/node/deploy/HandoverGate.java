@@ -32,7 +32,8 @@ final class HandoverGate extends Handler.Wrapper {
 
     private final CompletableFuture<Void> handedOver = new CompletableFuture<>();
     private final WebAppContext context;
-    private final Predicate<String> predecessorHolds;
+    /** Null once handed over, so the new version does not keep the old one (and its class loader) reachable. */
+    private volatile Predicate<String> predecessorHolds;
     private final Duration bound;
 
     /**
@@ -49,12 +50,14 @@ final class HandoverGate extends Handler.Wrapper {
 
     /** The old version has stopped (or failed to): its sessions are in the store, nothing waits any more. */
     void handedOver() {
+        predecessorHolds = null;
         handedOver.complete(null);
     }
 
     @Override
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
-        if (!handedOver.isDone() && requestedSessionIds(request).stream().anyMatch(predecessorHolds)) {
+        Predicate<String> holds = predecessorHolds;
+        if (holds != null && !handedOver.isDone() && requestedSessionIds(request).stream().anyMatch(holds)) {
             awaitHandover();
         }
         return super.handle(request, response, callback);

@@ -20,8 +20,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
     private final ConcurrentMap<String, ManagedSession> sessions;
     private final SessionStoreAdapter adapter;
     private final java.util.Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
-    /** The sessions this cache held when its shutdown began: on their way to the store from then on. */
+    /** The sessions dropped from memory since the shutdown began: on their way to the store. */
     private final java.util.Set<String> handedToStore = ConcurrentHashMap.newKeySet();
+    private volatile boolean shuttingDown;
 
     public CohortSessionCache(SessionManager manager, SessionStoreAdapter adapter) {
         this(manager, adapter, new ConcurrentHashMap<>());
@@ -86,6 +87,15 @@ public final class CohortSessionCache extends DefaultSessionCache {
         }
     }
 
+    /** During the shutdown, also remembers the id: the session is dropped once the store has been given it. */
+    @Override
+    public ManagedSession doDelete(String id) {
+        if (shuttingDown && id != null) {
+            handedToStore.add(id);
+        }
+        return super.doDelete(id);
+    }
+
     /**
      * Drops a session from memory without invalidating it (another node took it over); a session in
      * use is dropped when its last request releases it.
@@ -115,10 +125,10 @@ public final class CohortSessionCache extends DefaultSessionCache {
     }
 
     /**
-     * Whether this cache holds the session with this id (without route), or held it when its shutdown
-     * began. Jetty drops each session from memory as soon as it has given it to the store, while the
+     * Whether this cache holds the session with this id (without route), or dropped it during its
+     * shutdown. Jetty drops each session from memory as soon as it has given it to the store, while the
      * store may still be writing it (it waits for those writes when it stops), so from the shutdown on
-     * only this tells that the session's latest state is not in the store yet.
+     * only this tells that the session's latest state may not be in the store yet.
      */
     public boolean holdsOrHandsOver(String id) {
         return sessions.containsKey(id) || handedToStore.contains(id);
@@ -127,7 +137,7 @@ public final class CohortSessionCache extends DefaultSessionCache {
     @Override
     public void shutdown() {
         adapter.beginShutdown();
-        handedToStore.addAll(sessions.keySet());
+        shuttingDown = true;
         for (ManagedSession session : sessions.values()) {
             try (AutoLock ignored = session.lock()) {
                 // make Jetty hand every owned session to the store, changed or not

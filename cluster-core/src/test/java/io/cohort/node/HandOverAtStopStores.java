@@ -1,14 +1,10 @@
 package io.cohort.node;
 
 import io.cohort.session.LiveSession;
-import io.cohort.session.RemovalCause;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +18,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class HandOverAtStopStores extends SingleNodeStoreProvider {
 
-    final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
     private final CountDownLatch handingOver = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
 
@@ -42,16 +37,11 @@ final class HandOverAtStopStores extends SingleNodeStoreProvider {
         release.countDown();
     }
 
-    private final class Store implements SessionStore {
-        private final String application;
+    private final class Store extends MapStore {
         private final List<StoredSession> handedOver = new CopyOnWriteArrayList<>();
 
         Store(String application) {
-            this.application = application;
-        }
-
-        private String key(String id) {
-            return application + "/" + id;
+            super(application);
         }
 
         @Override public void start(SessionStoreContext context) { }
@@ -78,21 +68,6 @@ final class HandOverAtStopStores extends SingleNodeStoreProvider {
                 Thread.currentThread().interrupt();
             }
             handedOver.forEach(session -> copies.put(key(session.id()), session));
-        }
-
-        @Override
-        public void removed(String id, RemovalCause cause) {
-            copies.remove(key(id));
-        }
-
-        @Override
-        public Optional<StoredSession> load(String id) {
-            return Optional.ofNullable(copies.get(key(id)));
-        }
-
-        @Override
-        public boolean exists(String id) {
-            return copies.containsKey(key(id));
         }
 
         @Override

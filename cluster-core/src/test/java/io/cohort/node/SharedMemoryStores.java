@@ -1,14 +1,10 @@
 package io.cohort.node;
 
 import io.cohort.session.LiveSession;
-import io.cohort.session.RemovalCause;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A test double of a replicating store provider for testing the node's side of takeover: every
@@ -18,7 +14,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class SharedMemoryStores extends SingleNodeStoreProvider {
 
-    final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
     /** The names of attributes whose change any store was told of, in order. */
     final List<String> attributeChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<String> holders;
@@ -32,15 +27,10 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
         return new Store(application);
     }
 
-    private final class Store implements SessionStore {
-        private final String application;
+    private final class Store extends MapStore {
 
         Store(String application) {
-            this.application = application;
-        }
-
-        private String key(String id) {
-            return application + "/" + id;
+            super(application);
         }
 
         @Override public void start(SessionStoreContext context) { }
@@ -67,21 +57,6 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
         public void idChanged(String oldId, LiveSession session) {
             copies.remove(key(oldId));
             requestCompleted(session);
-        }
-
-        @Override
-        public void removed(String id, RemovalCause cause) {
-            copies.remove(key(id));
-        }
-
-        @Override
-        public Optional<StoredSession> load(String id) {
-            return Optional.ofNullable(copies.get(key(id)));
-        }
-
-        @Override
-        public boolean exists(String id) {
-            return copies.containsKey(key(id));
         }
 
         @Override

@@ -4,16 +4,53 @@ import io.cohort.cluster.ClusterView;
 import io.cohort.cluster.Member;
 import io.cohort.cluster.SingleNodeView;
 import io.cohort.config.CohortConfig;
+import io.cohort.session.RemovalCause;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreFactory;
 import io.cohort.session.SessionStoreProvider;
+import io.cohort.session.StoredSession;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The provider part of the test doubles of a replicating store: serves every configuration with a
- * cluster, sees only its own node, and makes one store per application with {@link #newStore}.
+ * The common part of the test doubles of a replicating store: the provider serves every configuration
+ * with a cluster, sees only its own node and makes one store per application with {@link #newStore};
+ * all its stores share one in-memory map of session copies, read and removed by {@link MapStore}.
  */
 abstract class SingleNodeStoreProvider implements SessionStoreProvider {
+
+    /** The session copies of every store of this provider, by application and session id. */
+    final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
+
+    /** A store that reads and removes its application's copies in {@link #copies}; subclasses decide when to write. */
+    abstract class MapStore implements SessionStore {
+        private final String application;
+
+        MapStore(String application) {
+            this.application = application;
+        }
+
+        final String key(String id) {
+            return application + "/" + id;
+        }
+
+        @Override
+        public void removed(String id, RemovalCause cause) {
+            copies.remove(key(id));
+        }
+
+        @Override
+        public Optional<StoredSession> load(String id) {
+            return Optional.ofNullable(copies.get(key(id)));
+        }
+
+        @Override
+        public boolean exists(String id) {
+            return copies.containsKey(key(id));
+        }
+    }
 
     /** The store of one application (one per deployed version). */
     abstract SessionStore newStore(String application);

@@ -8,12 +8,13 @@ import java.util.OptionalInt;
  * The {@code <client-limits>} element of a {@code <balancer>}: what one client, or all of them, may
  * hold of the balancer before anyone has asked a member anything.
  *
- * @param headerTimeout            the longest a client connection may take to deliver a complete request head,
- *                                 counted from the connection's opening or from the end of its previous answer;
- *                                 then the balancer closes it without answering. It bounds a keep-alive
- *                                 connection's idle wait between requests too. No deadline runs while a request
- *                                 is being answered (its body and the member's answer are bounded by the
- *                                 request timeout)
+ * @param headerTimeout            the longest a client may take to deliver a request head once it has begun
+ *                                 sending one; then the balancer closes the connection without answering. The
+ *                                 deadline runs from the connection's opening and from the end of each answer; a
+ *                                 connection that has sent nothing when it passes is idle and stays until the
+ *                                 idle timeout (so a head begun late gets at most twice this). No deadline runs
+ *                                 while a request is being answered (its body and the member's answer are
+ *                                 bounded by the request timeout). Proxy port only
  * @param maxConnections           the most client connections open at once on the proxy port; when it is
  *                                 reached the balancer stops accepting until one closes, and new connections
  *                                 wait in the kernel's accept queue

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeSet;
@@ -45,7 +46,24 @@ final class BalancerBinder {
         String perAddress = raw.maxConnectionsPerAddress.trim();
         return new ClientLimitsConfig(at.duration("header-timeout", raw.headerTimeout), at.integer("max-connections", raw.maxConnections),
                 perAddress.equals("unlimited") ? OptionalInt.empty()
-                        : OptionalInt.of(at.integer("max-connections-per-address", perAddress)));
+                        : OptionalInt.of(at.integer("max-connections-per-address", perAddress)),
+                requestRate(at, raw));
+    }
+
+    /** {@code max-request-rate} and {@code request-burst}; the burst defaults to one second's worth of requests. */
+    private static Optional<ClientLimitsConfig.RequestRate> requestRate(SourceElement at, RawCohort.RawClientLimits raw)
+            throws ConfigException {
+        String rate = raw.maxRequestRate.trim();
+        if (rate.equals("unlimited")) {
+            if (raw.requestBurst != null) {
+                throw at.attributeError("request-burst", "request-burst=\"" + raw.requestBurst + "\" on " + at.tag()
+                        + " has no rate to burst above", "max-request-rate=\"N\" beside it, or no request-burst");
+            }
+            return Optional.empty();
+        }
+        int perSecond = at.integer("max-request-rate", rate);
+        int burst = raw.requestBurst == null ? perSecond : at.integer("request-burst", raw.requestBurst);
+        return Optional.of(new ClientLimitsConfig.RequestRate(perSecond, burst));
     }
 
     private static DataSize maxHeaderSize(SourceElement at, String value) throws ConfigException {

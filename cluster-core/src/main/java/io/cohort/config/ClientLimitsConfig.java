@@ -2,6 +2,7 @@ package io.cohort.config;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -22,11 +23,16 @@ import java.util.OptionalInt;
  *                                 no limit; a connection over it is closed as soon as it is accepted. Connections
  *                                 from the balancer's trusted proxies are not counted, since they carry many
  *                                 clients
+ * @param requestRate              how fast one client may send requests, empty for no limit; the client is the
+ *                                 address the balancer reports to members ({@code X-Forwarded-For}): the
+ *                                 connection's peer, or behind a trusted proxy the client that proxy names
  */
-public record ClientLimitsConfig(Duration headerTimeout, int maxConnections, OptionalInt maxConnectionsPerAddress) {
+public record ClientLimitsConfig(Duration headerTimeout, int maxConnections, OptionalInt maxConnectionsPerAddress,
+                                 Optional<RequestRate> requestRate) {
 
     /** {@code <client-limits/>} with its schema defaults, also used when the element is absent. */
-    public static final ClientLimitsConfig DEFAULT = new ClientLimitsConfig(Duration.ofSeconds(10), 10_000, OptionalInt.empty());
+    public static final ClientLimitsConfig DEFAULT = new ClientLimitsConfig(Duration.ofSeconds(10), 10_000, OptionalInt.empty(),
+            Optional.empty());
 
     public ClientLimitsConfig {
         Objects.requireNonNull(headerTimeout, "headerTimeout");
@@ -39,6 +45,28 @@ public record ClientLimitsConfig(Duration headerTimeout, int maxConnections, Opt
         Objects.requireNonNull(maxConnectionsPerAddress, "maxConnectionsPerAddress");
         if (maxConnectionsPerAddress.isPresent() && maxConnectionsPerAddress.getAsInt() < 1) {
             throw new IllegalArgumentException("maxConnectionsPerAddress must be at least 1: " + maxConnectionsPerAddress.getAsInt());
+        }
+        Objects.requireNonNull(requestRate, "requestRate");
+    }
+
+    /**
+     * {@code max-request-rate} and {@code request-burst}: one client may send {@code burst} requests at once, then
+     * {@code perSecond} requests per second. Every request counts against the rate, refused ones too, so a client
+     * that keeps sending faster stays refused until it slows below the rate.
+     *
+     * @param perSecond the requests per second one client may send on average, at least 1
+     * @param burst     the requests one client may send at once after a pause, at least 1 (1: none closer together
+     *                  than {@code 1 / perSecond})
+     */
+    public record RequestRate(int perSecond, int burst) {
+
+        public RequestRate {
+            if (perSecond < 1 || perSecond >= 1_000_000_000) {
+                throw new IllegalArgumentException("perSecond must be from 1 to 999999999: " + perSecond);
+            }
+            if (burst < 1) {
+                throw new IllegalArgumentException("burst must be at least 1: " + burst);
+            }
         }
     }
 }

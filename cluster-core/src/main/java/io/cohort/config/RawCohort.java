@@ -188,6 +188,8 @@ final class RawCohort {
         @JsonProperty("header-timeout") String headerTimeout = "10s";
         @JsonProperty("max-connections") String maxConnections = "10000";
         @JsonProperty("max-connections-per-address") String maxConnectionsPerAddress = "unlimited";
+        @JsonProperty("max-request-rate") String maxRequestRate = "unlimited";
+        @JsonProperty("request-burst") String requestBurst;
     }
 
     static final class RawBalancerMember {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
@@ -163,7 +164,8 @@ class BalancerConfigTest {
                     <balancer-member name="n1" url="http://127.0.0.1:8081"/>
                   </balancer>
                 </cohort>""");
-        assertThat(config.clientLimits()).isEqualTo(new ClientLimitsConfig(Duration.ofSeconds(3), 500, OptionalInt.of(20)));
+        assertThat(config.clientLimits()).isEqualTo(new ClientLimitsConfig(Duration.ofSeconds(3), 500, OptionalInt.of(20),
+                Optional.empty()));
 
         assertThat(TestConfigs.balancerErrorOfText("""
                 <cohort xmlns="urn:cohort:config:1">
@@ -180,6 +182,37 @@ class BalancerConfigTest {
                     <balancer-member name="n1" url="http://127.0.0.1:8081"/>
                   </balancer>
                 </cohort>""")).hasMessageStartingWith("cohort.xml:3:20: invalid value header-timeout=\"0s\" on <client-limits>");
+    }
+
+    @Test
+    void aRequestRateIsReadWithItsBurstWhichDefaultsToOneSecondsWorth() throws Exception {
+        assertThat(clientLimits("<client-limits max-request-rate=\"50\" request-burst=\"120\"/>").requestRate())
+                .contains(new ClientLimitsConfig.RequestRate(50, 120));
+        assertThat(clientLimits("<client-limits max-request-rate=\"50\"/>").requestRate())
+                .contains(new ClientLimitsConfig.RequestRate(50, 50));
+        assertThat(clientLimits("<client-limits max-request-rate=\"unlimited\"/>").requestRate()).isEmpty();
+
+        assertThat(TestConfigs.balancerErrorOfText(withClientLimits("<client-limits max-request-rate=\"0\"/>")))
+                .hasMessageStartingWith("cohort.xml:3:20: invalid value max-request-rate=\"0\" on <client-limits>; "
+                        + "expected requests per second: an integer from 1 to 999999999, or unlimited");
+        assertThat(TestConfigs.balancerErrorOfText(withClientLimits("<client-limits max-request-rate=\"10\" request-burst=\"0\"/>")))
+                .hasMessageStartingWith("cohort.xml:3:42: invalid value request-burst=\"0\" on <client-limits>");
+        assertThat(TestConfigs.balancerErrorOfText(withClientLimits("<client-limits request-burst=\"20\"/>")))
+                .hasMessageStartingWith("cohort.xml:3:20: request-burst=\"20\" on <client-limits> has no rate to burst above");
+    }
+
+    private static ClientLimitsConfig clientLimits(String element) throws Exception {
+        return TestConfigs.parseBalancerText(withClientLimits(element)).clientLimits();
+    }
+
+    private static String withClientLimits(String element) {
+        return """
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    %s
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""".formatted(element);
     }
 
     @Test

@@ -91,6 +91,8 @@ class ConfigDefaultsTest {
         b.put("client-limits/max-connections", c -> c.balancer.clientLimits().maxConnections());
         b.put("client-limits/max-connections-per-address", c -> c.balancer.clientLimits().maxConnectionsPerAddress().isEmpty()
                 ? "unlimited" : String.valueOf(c.balancer.clientLimits().maxConnectionsPerAddress().getAsInt()));
+        b.put("client-limits/max-request-rate", c -> c.balancer.clientLimits().requestRate()
+                .map(rate -> String.valueOf(rate.perSecond())).orElse("unlimited"));
         b.put("balancer-member/host", c -> c.balancer.members().get(0).host());
         return b;
     }

@@ -61,9 +61,9 @@ final class BalancerProxy extends ProxyHandler {
     private final long maxBody;
     private final ForwardedHeaders forwarded;
 
-    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics) {
+    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded) {
         this.config = config;
-        this.forwarded = new ForwardedHeaders(config.trustedProxies());
+        this.forwarded = forwarded;
         this.router = router;
         this.metrics = metrics;
         this.maxBody = config.maxRequestBody().bytes();

@@ -78,8 +78,12 @@ public final class BalancerServer implements AutoCloseable {
 
         ContextHandler admin = new ContextHandler(new BalancerAdminHandler(this::health, metrics), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));
-        proxy = new BalancerProxy(config, router, metrics);
-        server.setHandler(new Handler.Sequence(admin, proxy));
+        ForwardedHeaders forwarded = new ForwardedHeaders(config.trustedProxies());
+        proxy = new BalancerProxy(config, router, metrics, forwarded);
+        Handler clients = limits.requestRate()
+                .map(rate -> RequestRateLimit.around(proxy, rate, forwarded, config.name(), metrics.registry()))
+                .orElse(proxy);
+        server.setHandler(new Handler.Sequence(admin, clients));
     }
 
     private ServerConnector connector(String name, String host, int port,

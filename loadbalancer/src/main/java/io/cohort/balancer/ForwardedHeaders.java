@@ -63,17 +63,24 @@ final class ForwardedHeaders {
         }
     }
 
+    /**
+     * The client's address as members get it in {@code X-Forwarded-For}: the connection's peer, or, when that peer is a
+     * trusted proxy, the client that proxy names (see the class comment).
+     */
+    String clientAddress(Request client) {
+        String peer = Request.getRemoteAddr(client);
+        return isTrustedProxy(client) ? clientBehind(client.getHeaders().getValuesList(HttpHeader.X_FORWARDED_FOR), peer) : peer;
+    }
+
     /** Adds the balancer's own forwarding headers for this client request. */
     void add(Request client, HttpFields.Mutable headers) {
-        String peer = Request.getRemoteAddr(client);
-        String clientAddress = peer;
+        String clientAddress = clientAddress(client);
         String proto = client.isSecure() ? "https" : "http";
         String host = client.getHeaders().get(HttpHeader.HOST);
         if (host == null) {
             host = Request.getServerName(client) + ":" + Request.getServerPort(client);
         }
         if (isTrustedProxy(client)) {
-            clientAddress = clientBehind(client.getHeaders().getValuesList(HttpHeader.X_FORWARDED_FOR), peer);
             String forwardedProto = lastValue(client.getHeaders(), HttpHeader.X_FORWARDED_PROTO);
             if ("https".equalsIgnoreCase(forwardedProto) || "http".equalsIgnoreCase(forwardedProto)) {
                 proto = forwardedProto.toLowerCase(Locale.ROOT);

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -198,7 +199,7 @@ class ClientLimitsTest {
 
     private static TestBalancer.Settings limits(Duration headerTimeout, int maxConnections, OptionalInt perAddress) {
         TestBalancer.Settings settings = new TestBalancer.Settings();
-        settings.clientLimits = new ClientLimitsConfig(headerTimeout, maxConnections, perAddress);
+        settings.clientLimits = new ClientLimitsConfig(headerTimeout, maxConnections, perAddress, Optional.empty());
         return settings;
     }
 

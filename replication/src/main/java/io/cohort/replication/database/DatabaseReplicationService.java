@@ -17,16 +17,20 @@ import io.cohort.session.SessionStoreContext;
 import io.cohort.session.SessionStoreFactory;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The node-wide service of the {@code <database>} protocol: its own small HikariCP pool on the
  * configured connection, the session tables (created or checked at start), a sweeper of expired
- * rows, and one {@link DatabaseSessionTransport} per started application. The database protocol has
+ * rows (which also retries the removals that did not reach the database), and one
+ * {@link DatabaseSessionTransport} per started application. The database protocol has
  * no group membership, so {@link #clusterView()} is this node alone. {@link #close()} stops the
  * sweeper and closes the pool, after every application has stopped.
  */
@@ -40,6 +44,8 @@ public final class DatabaseReplicationService implements SessionStoreFactory {
     private final SessionTables tables;
     private final ClusterView view;
     private final ScheduledExecutorService sweeper;
+    /** The transports of the started applications, whose failed removals each sweep retries. */
+    private final Set<DatabaseSessionTransport> transports = ConcurrentHashMap.newKeySet();
 
     private DatabaseReplicationService(Member self, DatabaseProtocol protocol, HikariDataSource pool,
             SessionTables tables, DatabaseOptions options) {
@@ -115,10 +121,14 @@ public final class DatabaseReplicationService implements SessionStoreFactory {
     private SessionTransport openTransport(SessionStoreContext context, ReplicationSettings settings,
             ReplicationMetrics metrics) {
         String app = context.application();
-        return new DatabaseSessionTransport(app,
+        AtomicReference<DatabaseSessionTransport> opened = new AtomicReference<>();
+        DatabaseSessionTransport transport = new DatabaseSessionTransport(app,
                 new SessionWriter(pool, tables, app, self.name(), self.host()),
                 new SessionLoader(pool, tables, app, self.name(), self.host()),
-                protocol, settings, metrics, context.cache(), () -> { });
+                protocol, settings, metrics, context.cache(), () -> transports.remove(opened.get()));
+        opened.set(transport);
+        transports.add(transport);
+        return transport;
     }
 
     @Override
@@ -127,6 +137,7 @@ public final class DatabaseReplicationService implements SessionStoreFactory {
     }
 
     private void sweep(ExpiredSessionSweeper expired) {
+        transports.forEach(DatabaseSessionTransport::retryRemovals);
         try {
             int deleted = expired.sweep(Instant.now());
             if (deleted > 0) {

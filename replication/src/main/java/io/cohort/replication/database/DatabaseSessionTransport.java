@@ -45,6 +45,11 @@ import org.slf4j.LoggerFactory;
  * one transaction (if it fails, its writes are retried one transaction each, so one bad change does
  * not take the others with it).
  *
+ * <h2>Removals</h2>
+ * A removal whose deletion failed, timed out or was dropped from a full queue is not forgotten: the session stays
+ * tombstoned here and the deletion is retried ({@link #retryRemovals}, on every sweep of the service) until the
+ * database takes it, so an invalidated session does not stay loadable by other nodes until it expires.
+ *
  * <h2>Losing a session</h2>
  * A write that conflicts (another node loaded the session, or removed it) is counted in
  * {@code conflicts}, logged once, and makes this node evict its live copy from the node's cache;
@@ -229,7 +234,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                 return;
             }
             for (DatabaseDispatch dispatch : dispatches) {
-                tracked.needsFull(dispatch.write().sessionId());
+                missed(dispatch);
                 dispatch.notApplied(e.toString());
             }
             if (sync && isTimeout(e)) {
@@ -239,6 +244,7 @@ final class DatabaseSessionTransport implements SessionTransport {
             }
         } catch (RuntimeException e) {
             dispatches.forEach(d -> {
+                missed(d);
                 failed("writing session " + d.write().sessionId(), e);
                 d.notApplied(e.toString());
             });
@@ -247,9 +253,31 @@ final class DatabaseSessionTransport implements SessionTransport {
         }
     }
 
-    /** A queued write was dropped: the next change of its session is written in full. */
+    /** A queued write was dropped: the next change of its session is written in full, a removal is retried. */
     void abandoned(DatabaseDispatch dispatch) {
-        tracked.needsFull(dispatch.write().sessionId());
+        missed(dispatch);
+    }
+
+    /** A write did not reach the database. */
+    private void missed(DatabaseDispatch dispatch) {
+        String sessionId = dispatch.write().sessionId();
+        if (dispatch.write() instanceof Removal) {
+            tracked.removalPending(sessionId);
+        } else {
+            tracked.needsFull(sessionId);
+        }
+    }
+
+    /**
+     * Retries the deletions of removed sessions that did not reach the database, in one transaction; those that
+     * fail again stay pending. Called from the service's sweeper thread; never throws.
+     */
+    void retryRemovals() {
+        List<DatabaseDispatch> removals = tracked.pendingRemovals().stream()
+                .map(id -> new DatabaseDispatch(this, new Removal(id), false)).toList();
+        if (!removals.isEmpty()) {
+            writeAll(removals, false);
+        }
     }
 
     private void settle(DatabaseDispatch dispatch, Outcome outcome) {
@@ -260,10 +288,15 @@ final class DatabaseSessionTransport implements SessionTransport {
                     TrackedSessions.State state = tracked.get(store.sessionId());
                     if (state != null) {
                         state.committed = true;
+                    } else if (tracked.tombstoned(store.sessionId())) {
+                        tracked.removalPending(store.sessionId()); // removed while this change waited: delete it again
                     }
                     metrics.sent(store.change().attributeCount(), store.estimatedBytes());
                 } else {
                     metrics.sentBytes(write.estimatedBytes());
+                    if (write instanceof Removal) {
+                        tracked.removalDone(write.sessionId());
+                    }
                 }
             }
             case CONFLICT -> {
@@ -274,7 +307,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                 tracked.needsFull(write.sessionId());
                 dispatch.notApplied("the row's version did not match; the session is written in full next time");
             }
-            case SKIPPED -> { }
+            case SKIPPED -> tracked.removalDone(write.sessionId()); // nothing of this node's left to delete
         }
     }
 

@@ -54,14 +54,19 @@ final class SessionLoader {
         return nodeName;
     }
 
-    /** The session, claimed for this node; empty when there is none, it expired, or it kept changing. */
+    /**
+     * The session, claimed for this node; empty when there is none, it expired beyond doubt
+     * ({@link StoredSession#expiredBeyondDoubtAt}), or it kept changing.
+     */
     Optional<Loaded> load(String id, Instant now, int timeoutSeconds) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
             try {
                 for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
                     Optional<Loaded> read = read(connection, id, timeoutSeconds);
-                    if (read.isEmpty() || read.get().session().isExpiredAt(now)) {
+                    // the row's last access lags the owner's by up to a tenth of the interval (touches): expired
+                    // only beyond that doubt; the node taking it over decides the rest
+                    if (read.isEmpty() || read.get().session().expiredBeyondDoubtAt(now)) {
                         connection.commit();
                         return Optional.empty();
                     }

@@ -31,7 +31,8 @@ import javax.sql.DataSource;
  *   <li>the row is this node's but an earlier change of its own never arrived ({@link Outcome#GAP}:
  *       nothing is written, the next change must be a full copy).</li>
  * </ul>
- * A new session (one this node never wrote) is inserted instead, unless a row appeared meanwhile.
+ * A new session (one this node never wrote) is inserted instead by its full copy, unless a row appeared
+ * meanwhile; a delta of such a session finds no row when its full copy failed, which is a gap.
  * Not thread-safe per call; stateless between calls.
  */
 final class SessionWriter {
@@ -108,7 +109,8 @@ final class SessionWriter {
         update.setString(7, change.id());
         update.setString(8, nodeName);
         update.setLong(9, store.full() ? change.version() : change.version() - 1);
-        if (update.executeUpdate() == 0 && !(store.mayInsert() && insert(statements, change))) {
+        // only a full copy may create the row: a delta whose full copy never arrived would make a partial session
+        if (update.executeUpdate() == 0 && !(store.mayInsert() && store.full() && insert(statements, change))) {
             return diagnose(statements, store);
         }
         writeAttributes(statements, store);

@@ -15,7 +15,9 @@ import java.util.concurrent.ConcurrentMap;
  *       write or delete them any more. Bounded: on overflow the set is cleared, which at worst lets
  *       a stale write reach the database, where the owner check refuses it again;</li>
  *   <li><em>tombstones</em>: sessions removed here during the last minute, so this node neither
- *       reports nor loads them while the deletion may still be queued.</li>
+ *       reports nor loads them while the deletion may still be queued;</li>
+ *   <li><em>pending removals</em>: sessions removed here whose deletion failed or was dropped from a full
+ *       queue; they count as tombstoned until a retry deleted their rows.</li>
  * </ul>
  * Thread-safe.
  */
@@ -38,6 +40,7 @@ final class TrackedSessions {
     private final ConcurrentMap<String, State> states = new ConcurrentHashMap<>();
     private final Set<String> disowned = ConcurrentHashMap.newKeySet();
     private final ConcurrentMap<String, Long> tombstones = new ConcurrentHashMap<>();
+    private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
 
     /** The state of a session about to be written, created at its first change; null if disowned. */
     State forChange(String id) {
@@ -108,7 +111,25 @@ final class TrackedSessions {
         tombstones.put(id, now);
     }
 
+    /** The deletion of a removed session did not reach the database: it is retried until it does. */
+    void removalPending(String id) {
+        pendingRemovals.add(id);
+    }
+
+    /** The deletion of a removed session reached the database (or found nothing of this node's to delete). */
+    void removalDone(String id) {
+        pendingRemovals.remove(id);
+    }
+
+    /** The sessions whose deletion is still to be retried. */
+    Set<String> pendingRemovals() {
+        return Set.copyOf(pendingRemovals);
+    }
+
     boolean tombstoned(String id) {
+        if (pendingRemovals.contains(id)) {
+            return true;
+        }
         Long at = tombstones.get(id);
         if (at == null) {
             return false;
@@ -128,5 +149,6 @@ final class TrackedSessions {
         states.clear();
         disowned.clear();
         tombstones.clear();
+        pendingRemovals.clear();
     }
 }

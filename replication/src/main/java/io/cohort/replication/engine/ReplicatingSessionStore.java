@@ -135,17 +135,23 @@ public final class ReplicatingSessionStore implements SessionStore {
         }
     }
 
+    /**
+     * Sends the request's changes when the trigger asks for it; otherwise (nothing changed, or onShutdown) offers
+     * the transport a touch: a copy made earlier (under onShutdown, one this node took over) must not be swept as
+     * expired while the session is in use here.
+     */
     @Override
     public void requestCompleted(LiveSession session) {
         Running r = running;
-        if (r != null && r.policy().sendsOnRequestEnd()) {
-            guarded(r, session.id(), () -> {
-                if (!replicate(r, session, false, false)) {
-                    r.delivery().deliver(session.id(), r.transport().prepareTouch(session.id(), session.version(),
-                            session.lastAccessed(), session.maxInactiveMillis()));
-                }
-            });
+        if (r == null) {
+            return;
         }
+        guarded(r, session.id(), () -> {
+            if (!r.policy().sendsOnRequestEnd() || !replicate(r, session, false, false)) {
+                r.delivery().deliver(session.id(), r.transport().prepareTouch(session.id(), session.version(),
+                        session.lastAccessed(), session.maxInactiveMillis()));
+            }
+        });
     }
 
     @Override

@@ -50,8 +50,9 @@ public interface SessionTransport {
     Dispatch prepareRemoval(String sessionId, RemovalCause cause);
 
     /**
-     * The session was used without changes; the transport may refresh the copies' last-access time
-     * (so they are not swept as orphans) and decides how often that is worth a message.
+     * The session was used without changes, or under onShutdown, which sends no changes before the stop; the
+     * transport may refresh the copies' last-access time (so they are not swept as orphans or expired) and
+     * decides how often, and under which trigger, that is worth a message.
      */
     Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis);
 

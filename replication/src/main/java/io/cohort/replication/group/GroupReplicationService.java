@@ -209,6 +209,11 @@ public final class GroupReplicationService implements SessionStoreFactory {
         return group.backups();
     }
 
+    /** The transport of the application's current version, or null (for tests and diagnostics). */
+    GroupSessionTransport transportOf(String application) {
+        return applications.get(application);
+    }
+
     MessageCodec codec() {
         return codec;
     }

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -161,7 +162,20 @@ final class GroupSessionTransport implements SessionTransport {
         } else if (heldCopy) {
             frames.add(new GroupDispatch.Frame(null, frame)); // who else holds it is unknown here: tell everyone
         }
-        return frames.isEmpty() ? Dispatch.NONE : plainDispatch(frames);
+        return frames.isEmpty() ? Dispatch.NONE : removalDispatch(frames);
+    }
+
+    /**
+     * A removal is never dropped: a holder that missed it would keep the copy, and a later lookup would bring the
+     * removed session back. If the asynchronous queue has no room, the abandoning thread sends it itself; it may
+     * then overtake changes of the session still queued, which the holders refuse once the removal left a
+     * tombstone.
+     */
+    private GroupDispatch removalDispatch(List<GroupDispatch.Frame> frames) {
+        AtomicReference<GroupDispatch> removal = new AtomicReference<>();
+        removal.set(new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
+                this::plainFrameMissed, () -> removal.get().send()));
+        return removal.get();
     }
 
     /** Refreshes the holders' last-access time at most every quarter of the inactive interval. */
@@ -312,11 +326,14 @@ final class GroupSessionTransport implements SessionTransport {
     /** Frames that are not a session change and need no acknowledgement. */
     GroupDispatch plainDispatch(List<GroupDispatch.Frame> frames) {
         return new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
-                missed -> {
-                    if (missed != null) {
-                        sendFailed(missed);
-                    }
-                }, () -> { });
+                this::plainFrameMissed, () -> { });
+    }
+
+    /** A frame that is not a change could not be sent: counted unless it was a multicast ({@code null} target). */
+    private void plainFrameMissed(String target) {
+        if (target != null) {
+            sendFailed(target);
+        }
     }
 
     /** Counts a frame that could not be sent to a member still in the group (one that left owes nothing). */

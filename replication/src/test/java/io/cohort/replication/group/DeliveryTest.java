@@ -6,6 +6,7 @@ import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.session.RemovalCause;
 import io.cohort.session.contract.TestSession;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,6 +42,23 @@ class DeliveryTest {
             }
             assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
             assertThat(owner.meters().find(ReplicationMetrics.SYNC_LATENCY).timer().count()).isGreaterThanOrEqualTo(20);
+        }
+    }
+
+    @Test
+    void aRemovalDroppedFromAFullQueueIsSentAnywaySoNoHolderKeepsTheSession() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(owner).request(java.util.Map.of("user", "alice"));
+            Await.until("the holder has the copy", () -> holder.backup(visit.id()).isPresent());
+
+            // what the asynchronous sender does with a change when the session's lane stayed full (logout under overload)
+            owner.service().transportOf(TestGroup.APP).prepareRemoval(visit.id(), RemovalCause.INVALIDATED).abandon();
+
+            Await.until("the holder dropped the invalidated session", () -> holder.backup(visit.id()).isEmpty());
         }
     }
 

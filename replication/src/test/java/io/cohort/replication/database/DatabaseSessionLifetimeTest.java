@@ -1,0 +1,152 @@
+package io.cohort.replication.database;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.cohort.config.Delivery;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.Dispatch;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.group.Await;
+import io.cohort.replication.group.RecordingCache;
+import io.cohort.replication.group.TestGroup;
+import io.cohort.replication.group.TestMember;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.StoredSession;
+import io.cohort.session.contract.TestSession;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * How long a session's rows live: as long as the session is in use somewhere (under every trigger), not
+ * after it was removed (even when the deletion failed at first), and never as a part of a session.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DatabaseSessionLifetimeTest {
+
+    private static final Delivery SYNC = new Delivery.Sync(Duration.ofSeconds(1));
+
+    @Test
+    void onShutdownASessionInUseOnTheNodeThatLoadedItIsNotSweptAndIsHandedOverAtItsStop() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_SHUTDOWN, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database()) {
+            SessionRows rows = new SessionRows(database);
+            DatabaseNode a = DatabaseNode.start("a", database, settings);
+            DatabaseNode b = DatabaseNode.start("b", database, settings);
+            TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.access(Instant.now()).maxInactive(500);
+                session.set("cart", "EST-1");
+            }
+            a.stopGracefully(List.of(session)); // a rolling restart: a hands the session over
+            assertThat(rows.version(session.id())).isEqualTo(1);
+            assertThat(b.store().load(session.id())).as("the user's next request reaches b").isPresent();
+
+            for (int i = 0; i < 8; i++) { // 1.6 s of use on b: three times the interval, past the sweeper's 2 × 500 ms
+                Thread.sleep(200);
+                synchronized (session) {
+                    session.access(Instant.now());
+                    b.store().requestCompleted(session);
+                }
+            }
+            assertThat(rows.version(session.id())).as("the row of a session in use is not swept").isEqualTo(1);
+            synchronized (session) {
+                session.set("cart", "EST-2");
+            }
+            b.stopGracefully(List.of(session)); // the next rolling restart
+
+            assertThat(rows.version(session.id())).as("handed over by b").isEqualTo(2);
+            assertThat(b.conflicts()).isZero();
+        }
+    }
+
+    @Test
+    void aCopyWhoseLastAccessLagsTheOwnersByLessThanATouchIntervalIsStillLoaded() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            DatabaseNode a = DatabaseNode.start("a", database, settings);
+            Instant now = Instant.now();
+            TestSession session = new TestSession("lag-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.access(now.minusMillis(2_050)).maxInactive(2_000);
+                session.set("cart", "EST-1");
+                a.store().requestCompleted(session); // the row's last access: 2,050 ms ago
+                session.access(now.minusMillis(1_900)); // within a tenth of the interval: no touch is written
+                a.store().requestCompleted(session);
+            }
+            a.crash();
+
+            Optional<StoredSession> loaded = b.store().load(session.id());
+
+            assertThat(loaded).as("100 ms left at the owner's last access: the node taking over decides").isPresent();
+        }
+    }
+
+    @Test
+    void aRemovalWhoseDeletionFailedIsRetriedSoOtherNodesCannotLoadTheSessionAgain() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            SessionRows rows = new SessionRows(database);
+            TestSession session = new TestSession("logout-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.set("user", "alice");
+                a.store().requestCompleted(session);
+            }
+            try (Connection lock = database.connect()) {
+                lock.setAutoCommit(false);
+                try (PreparedStatement select = lock.prepareStatement("SELECT * FROM cohort_sessions WHERE id = ? FOR UPDATE")) {
+                    select.setString(1, session.id());
+                    select.executeQuery().close();
+                }
+                a.store().removed(session.id(), RemovalCause.INVALIDATED); // the user signs off; the row is locked
+                assertThat(rows.version(session.id())).as("the deletion failed").isEqualTo(1);
+                assertThat(a.store().load(session.id())).as("the node that removed it never loads it").isEmpty();
+                lock.rollback();
+            }
+
+            Await.until("the deletion is retried", Duration.ofSeconds(10), () -> rows.version(session.id()) == -1);
+            assertThat(b.store().load(session.id())).as("an invalidated session does not come back").isEmpty();
+        }
+    }
+
+    @Test
+    void aDeltaWhoseFullCopyDidNotArriveDoesNotCreateTheRowAsThoughItWereTheWholeSession() throws Exception {
+        try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
+            pool.setJdbcUrl(database.jdbcUrl());
+            pool.setUsername("sa");
+            SessionTables tables = SessionTables.createOrCheck(pool, "cohort_");
+            DatabaseSessionTransport transport = new DatabaseSessionTransport(DatabaseNode.APP,
+                    new SessionWriter(pool, tables, DatabaseNode.APP, "a", "h"),
+                    new SessionLoader(pool, tables, DatabaseNode.APP, "a", "h"), DatabaseNode.protocol(database),
+                    TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT),
+                    new ReplicationMetrics(new SimpleMeterRegistry(), DatabaseNode.APP), new RecordingCache(), () -> { });
+            Instant now = Instant.now();
+            transport.prepare(new SessionChange("s1", 1, ChangeKind.FULL, now, now, 60_000,
+                    Map.of("user", new byte[] {1}, "cart", new byte[] {2}), Set.of()), false); // its write fails or is dropped
+            Dispatch delta = transport.prepare(new SessionChange("s1", 2, ChangeKind.DELTA, now, now, 60_000,
+                    Map.of("step", new byte[] {3}), Set.of()), false);
+
+            delta.send();
+
+            assertThat(new SessionRows(database).version("s1")).as("no row holding only the delta").isEqualTo(-1);
+            assertThat(delta.applied()).isCompletedExceptionally();
+            assertThat(transport.tracks("s1")).as("the next change is a full copy").isFalse();
+        }
+    }
+}

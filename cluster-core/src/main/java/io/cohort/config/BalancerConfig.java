@@ -28,7 +28,7 @@ import java.util.Set;
  * @param maxConnections  the most connections opened to one member
  * @param gracefulStop    how long a stop lets requests in flight finish; zero stops at once
  * @param health          the active health checks
- * @param clientLimits    the deadline for a client's request head and the caps on client connections
+ * @param clientLimits    the deadline for a client's request head, the caps on client connections and on each client's request rate
  * @param members         the members, in file order (round robin follows it); names unique
  * @param hostWeights     the per-host weights of {@code <weight>} elements, already applied to
  *                        {@link BalancerMember#weight()}

@@ -239,8 +239,10 @@ final class BalancerProxy extends ProxyHandler {
     protected void sendProxyToServerRequest(Request request, org.eclipse.jetty.client.Request toMember, Response response,
                                             Callback callback) {
         Exchange exchange = exchange(request);
+        // a member may think for the whole request-timeout before its first byte (a slow report, a long poll):
+        // idle-timeout is for idle connections, not for an exchange under way
         toMember.timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .idleTimeout(config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .idleTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .onRequestCommit(exchange)
                 .onResponseBegin(exchange);
         super.sendProxyToServerRequest(request, toMember, response, callback);

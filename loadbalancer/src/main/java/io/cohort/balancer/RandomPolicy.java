@@ -31,14 +31,17 @@ final class RandomPolicy implements RoutePolicy {
             return null;
         }
         int draw = random.nextInt(total);
+        Backend lastEligible = null;
         for (Backend b : group) {
             if (b.eligible(excluded)) {
+                lastEligible = b;
                 draw -= weighted ? b.weight() : 1;
                 if (draw < 0) {
                     return b;
                 }
             }
         }
-        return null; // a member went down between the two loops and its share was drawn
+        // a member went down between the two loops and its share was drawn: another live one, if any is left
+        return lastEligible;
     }
 }

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cohort.config.Policy;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +30,42 @@ class RetryTest {
             assertThat(response.statusCode()).isEqualTo(502);
             assertThat(n1.dying() + n2.dying()).as("members that received the POST").isEqualTo(1);
             assertThat(lb.server.backends().stream().mapToDouble(b -> b.meters().retries.count()).sum()).isZero();
+        }
+    }
+
+    @Test
+    void aMemberThatThinksLongerThanTheIdleTimeoutStillAnswersWithinTheRequestTimeout() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.idleTimeout = Duration.ofSeconds(1);
+        settings.requestTimeout = Duration.ofSeconds(20);
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            CompletableFuture<HttpResponse<String>> answer = lb.sendAsync(HttpRequest.newBuilder(lb.server.uri().resolve("/hold")).GET());
+            n1.awaitHeld();
+            Thread.sleep(2_500); // the member sends nothing for 2.5 times the idle timeout
+            n1.releaseHeld();
+
+            assertThat(answer.get(20, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+            assertThat(lb.backend("n1").meters().errors.count()).isZero();
+        }
+    }
+
+    @Test
+    void aMemberThatDoesNotAnswerWithinTheRequestTimeoutGets504AndIsNotRetried() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.policy = Policy.ROUND_ROBIN;
+        settings.requestTimeout = Duration.ofSeconds(1);
+        try (TestBalancer lb = TestBalancer.start(settings, n1, n2)) {
+            HttpResponse<String> response = lb.get("/hold");
+
+            assertThat(response.statusCode()).isEqualTo(504);
+            assertThat(lb.server.backends().stream().mapToDouble(b -> b.meters().retries.count()).sum()).as("not retried")
+                    .isZero();
+            assertThat(lb.server.backends().stream().mapToDouble(b -> b.meters().errors.count()).sum()).isEqualTo(1);
+            n1.releaseHeld();
+            n2.releaseHeld();
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import java.util.random.RandomGenerator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -64,6 +65,29 @@ class RoutePolicyTest {
         a.health().connectFailed();
         for (Policy p : Policy.values()) {
             assertThat(RoutePolicy.create(p, List.of(a), new Random(7)).choose(null)).as(p.xmlName()).isNull();
+        }
+    }
+
+    @Test
+    void aRandomDrawWhoseMemberWentDownMeanwhileStillGetsALiveMember() {
+        Backend a = backend("a", 1, false);
+        Backend b = backend("b", 1, false);
+        for (Policy p : List.of(Policy.RANDOM, Policy.RANDOM_WEIGHTED)) {
+            b.health().checkPassed(); // up again for the next policy
+            RandomGenerator drawThenLoseB = new RandomGenerator() {
+                @Override
+                public long nextLong() {
+                    throw new UnsupportedOperationException();
+                }
+
+                @Override
+                public int nextInt(int bound) {
+                    b.health().connectFailed(); // b goes down right after the draw counted it
+                    return bound - 1; // b's share
+                }
+            };
+
+            assertThat(RoutePolicy.create(p, List.of(a, b), drawThenLoseB).choose(null)).as(p.xmlName()).isSameAs(a);
         }
     }
 

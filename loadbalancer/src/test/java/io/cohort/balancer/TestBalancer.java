@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -47,6 +48,7 @@ final class TestBalancer implements AutoCloseable {
         DataSize maxRequestBody = DataSize.parse("10MB");
         DataSize maxHeaderSize = DataSize.parse("8KiB");
         Duration requestTimeout = Duration.ofSeconds(10);
+        Duration idleTimeout = Duration.ofSeconds(30);
         int maxConnections = 64;
         /** Extra members that listen nowhere: name to a port nothing listens on. */
         Map<String, Integer> deadMembers = Map.of();
@@ -66,7 +68,7 @@ final class TestBalancer implements AutoCloseable {
         settings.deadMembers.forEach((name, port) -> members.add(portMember(name, port)));
         settings.socketMembers.forEach((name, port) -> members.add(portMember(name, port)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
-                settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, Duration.ofSeconds(30),
+                settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, settings.idleTimeout,
                 settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, settings.clientLimits, members, settings.weights,
                 settings.trustedProxies);
         return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
@@ -98,6 +100,10 @@ final class TestBalancer implements AutoCloseable {
 
     HttpResponse<String> post(String path, String body, String... headers) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(server.uri().resolve(path)).POST(HttpRequest.BodyPublishers.ofString(body)), headers);
+    }
+
+    CompletableFuture<HttpResponse<String>> sendAsync(HttpRequest.Builder request) {
+        return client.sendAsync(request.timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
     HttpResponse<String> send(HttpRequest.Builder request, String... headers) throws IOException, InterruptedException {

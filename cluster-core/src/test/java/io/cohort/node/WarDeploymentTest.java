@@ -1,7 +1,10 @@
 package io.cohort.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cohort.node.deploy.ApplicationName;
+import io.cohort.node.deploy.DeploymentException;
 import io.cohort.testapp.TestWars;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -92,6 +95,23 @@ class WarDeploymentTest {
         assertThat(failures).isEmpty();
         assertThat(served.get()).isGreaterThan(10);
         assertThat(node.get(node.app("/other/version")).body()).isEqualTo("other-v1");
+    }
+
+    @Test
+    void aVersionThatFailsToStartIsStoppedWholeWhileTheOldVersionServesOn() throws Exception {
+        String broken = "v2-broken-" + System.nanoTime();
+        Path war = Files.createDirectories(home.resolve("build")).resolve("app.war");
+        TestWars.write(war, broken, true, true);
+        Instant serving = node.node.deployer().application(new ApplicationName("app")).orElseThrow().deployedAt();
+
+        assertThatThrownBy(() -> node.node.deployer().deploy(war)).isInstanceOf(DeploymentException.class)
+                .hasMessageContaining("app did not start");
+
+        assertThat(System.getProperty("cohort.test." + broken + ".initialized")).as("its listener ran").isEqualTo("true");
+        assertThat(System.getProperty("cohort.test." + broken + ".destroyed")).as("and it was stopped").isEqualTo("true");
+        assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
+        assertThat(node.node.deployer().application(new ApplicationName("app")).orElseThrow().deployedAt())
+                .as("the old version is still the one deployed").isEqualTo(serving);
     }
 
     @Test

@@ -19,7 +19,7 @@ import java.util.zip.ZipOutputStream;
 public final class TestWars {
 
     private static final List<Class<?>> CLASSES = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
-            LoaderServlet.class, ClientServlet.class, CartItem.class);
+            LoaderServlet.class, ClientServlet.class, CartItem.class, LifecycleRecorder.class, StartupFailureServlet.class);
 
     private TestWars() {
     }
@@ -29,9 +29,18 @@ public final class TestWars {
      * an operator copying a file into {@code webapps/} with {@code mv} would.
      */
     public static Path write(Path target, String version, boolean distributable) throws IOException {
+        return write(target, version, distributable, false);
+    }
+
+    /**
+     * {@link #write(Path, String, boolean)}, and with {@code failsToStart} a WAR whose servlet loaded at start
+     * throws in {@code init}, so the application cannot start; its {@link LifecycleRecorder} records that it was
+     * initialized, and destroyed if it is stopped.
+     */
+    public static Path write(Path target, String version, boolean distributable, boolean failsToStart) throws IOException {
         Path temp = Files.createTempFile(target.getParent(), ".build-", ".tmp");
         try (OutputStream file = Files.newOutputStream(temp); ZipOutputStream war = new ZipOutputStream(file)) {
-            entry(war, "WEB-INF/web.xml", webXml(version, distributable));
+            entry(war, "WEB-INF/web.xml", webXml(version, distributable, failsToStart));
             entry(war, "index.jsp", """
                     <%@ page contentType="text/plain" %><%@ taglib prefix="c" uri="jakarta.tags.core" %>\
                     <c:forEach var="i" begin="1" end="3">jsp-${i} </c:forEach>version <c:out value="${initParam.version}"/>\
@@ -54,7 +63,12 @@ public final class TestWars {
         war.closeEntry();
     }
 
-    private static String webXml(String version, boolean distributable) {
+    private static String webXml(String version, boolean distributable, boolean failsToStart) {
+        String failure = !failsToStart ? "" : """
+                  <listener><listener-class>%s</listener-class></listener>
+                  <servlet><servlet-name>failing</servlet-name><servlet-class>%s</servlet-class>
+                    <load-on-startup>1</load-on-startup></servlet>
+                """.formatted(LifecycleRecorder.class.getName(), StartupFailureServlet.class.getName());
         return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
@@ -70,9 +84,9 @@ public final class TestWars {
                   <servlet-mapping><servlet-name>loader</servlet-name><url-pattern>/loader</url-pattern></servlet-mapping>
                   <servlet><servlet-name>client</servlet-name><servlet-class>%s</servlet-class></servlet>
                   <servlet-mapping><servlet-name>client</servlet-name><url-pattern>/client</url-pattern></servlet-mapping>
-                </web-app>
+                %s</web-app>
                 """.formatted(distributable ? "<distributable/>" : "", version, VersionServlet.class.getName(),
                 SlowServlet.class.getName(), SessionServlet.class.getName(), LoaderServlet.class.getName(),
-                ClientServlet.class.getName());
+                ClientServlet.class.getName(), failure);
     }
 }

@@ -157,6 +157,7 @@ public final class ApplicationDeployer {
     private DeployedApplication start(ApplicationName name, Path war, String sha, DeployedApplication previous)
             throws DeploymentException {
         Path staging = stagingRoot.resolve(name.value() + "-" + sequence.incrementAndGet());
+        GracefulHandler handler = null;
         try {
             Files.createDirectories(staging.resolve("tmp"));
             Path staged = Files.copy(war, staging.resolve(name.warFileName()), StandardCopyOption.REPLACE_EXISTING);
@@ -166,22 +167,37 @@ public final class ApplicationDeployer {
             WebAppContext context = factory.create(name, staged, staging.resolve("tmp"), binders.apply(name));
             // the old version drains for at most the drain timeout, then its stop hands its sessions over (bounded
             // by the same timeout); until then requests for the sessions it holds wait
-            GracefulHandler handler = new GracefulHandler(previous == null ? context
+            handler = new GracefulHandler(previous == null ? context
                     : new HandoverGate(context, id -> holds(previous, id), drainTimeout.multipliedBy(2)));
             handler.setServer(server);
             handler.start();
             if (!context.isAvailable()) {
-                handler.stop();
                 throw new DeploymentException(name + " did not start: the web application is unavailable (see the log)");
             }
             return new DeployedApplication(name, handler, context, staging, sha, clock.instant());
         } catch (DeploymentException e) {
-            deleteQuietly(staging);
+            abandon(name, handler, staging);
             throw e;
         } catch (Exception e) {
-            deleteQuietly(staging);
+            abandon(name, handler, staging);
             throw new DeploymentException(name + " did not start: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A version that failed to start may have started part of itself (its session store, listeners that ran, its
+     * class loader): all of it is stopped, so nothing of it keeps running, replicating or holding memory beside the
+     * version that goes on serving.
+     */
+    private static void abandon(ApplicationName name, GracefulHandler handler, Path staging) {
+        if (handler != null) {
+            try {
+                handler.stop();
+            } catch (Exception e) {
+                LOG.warn("{}: stopping the version that failed to start failed: {}", name, e.toString());
+            }
+        }
+        deleteQuietly(staging);
     }
 
     /**

@@ -51,6 +51,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
     private final MessageCodec codec;
     private final MeterRegistry meters;
     private final ConcurrentMap<String, GroupSessionTransport> applications = new ConcurrentHashMap<>();
+    /** Per application, the version a newer one took the replication from, until one of them closes. */
+    private final ConcurrentMap<String, GroupSessionTransport> displaced = new ConcurrentHashMap<>();
     private final ViewRebalancer rebalancer;
     private final ScheduledExecutorService sweeper;
     private final CallerSends callerSends;
@@ -158,13 +160,31 @@ public final class GroupReplicationService implements SessionStoreFactory {
         FrameBundler bundler = new FrameBundler(group.messenger(), metrics, protocol.batchSize(), protocol.flushInterval(),
                 callerSends);
         self[0] = new GroupSessionTransport(app, settings, group, metrics, context.cache(), bundler,
-                () -> applications.remove(app, self[0]),
+                () -> closed(app, self[0]),
                 () -> applications.get(app) != self[0]);
         metrics.gauge(ReplicationMetrics.BACKUPS, () -> group.backups().count(app));
-        if (applications.put(app, self[0]) != null) {
+        GroupSessionTransport previous = applications.put(app, self[0]);
+        if (previous != null) {
+            displaced.put(app, previous);
             LOG.info("{}: a new version takes over the application's replication", app);
         }
         return self[0];
+    }
+
+    /**
+     * A version's transport closed. The version it displaced took over again if this one closed while it was still
+     * the application's (a new version that failed to start), so the version still serving keeps its replication.
+     */
+    private void closed(String app, GroupSessionTransport transport) {
+        if (displaced.remove(app, transport)) {
+            return; // an older version retired after its successor took over
+        }
+        if (applications.remove(app, transport)) {
+            GroupSessionTransport previous = displaced.remove(app);
+            if (previous != null && applications.putIfAbsent(app, previous) == null) {
+                LOG.info("{}: the version that was replaced serves on and takes the application's replication back", app);
+            }
+        }
     }
 
     @Override

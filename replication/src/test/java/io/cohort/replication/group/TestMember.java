@@ -36,6 +36,8 @@ public final class TestMember implements AutoCloseable {
     private final RecordingCache cache;
     private volatile boolean closed;
 
+    private SessionStoreContext context;
+
     private TestMember(String name, GroupReplicationService service, SimpleMeterRegistry meters, SessionStore store,
             RecordingCache cache) {
         this.name = name;
@@ -52,10 +54,20 @@ public final class TestMember implements AutoCloseable {
         GroupReplicationService service = GroupReplicationService.start(cluster, self, meters, options);
         SessionStore store = service.newStore(TestGroup.APP);
         RecordingCache cache = new RecordingCache();
-        store.start(new SessionStoreContext(TestGroup.APP, "/" + TestGroup.APP, name, true,
+        SessionStoreContext context = new SessionStoreContext(TestGroup.APP, "/" + TestGroup.APP, name, true,
                 TestMember.class.getClassLoader(), CODEC, Optional.of(cluster.replication()), service.clusterView(), meters,
-                cache, Duration.ofSeconds(10)));
-        return new TestMember(name, service, meters, store, cache);
+                cache, Duration.ofSeconds(10));
+        store.start(context);
+        TestMember member = new TestMember(name, service, meters, store, cache);
+        member.context = context;
+        return member;
+    }
+
+    /** Starts the store of another version of the application on this member, as a redeploy does. */
+    public SessionStore startAnotherVersion() throws Exception {
+        SessionStore version = service.newStore(TestGroup.APP);
+        version.start(context);
+        return version;
     }
 
     public String name() {

@@ -55,8 +55,13 @@ final class ConfigBinder {
     }
 
     private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {
+        DataSize maxUpload = at.size("max-upload", raw.maxUpload);
+        if (maxUpload.bytes() < 1) {
+            throw at.attributeError("max-upload", "max-upload=\"" + raw.maxUpload + "\" on " + at.tag() + " accepts no WAR at all",
+                    "a size of at least 1B, e.g. 256MiB");
+        }
         return new AdminConfig(at.flag("enabled", raw.enabled), raw.bindAddr, at.integer("port", raw.port),
-                secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile), at.size("max-upload", raw.maxUpload));
+                secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile), maxUpload);
     }
 
     private List<DataSourceConfig> dataSources(SourceElement root, List<RawCohort.RawDataSource> raws) throws ConfigException {

@@ -129,7 +129,13 @@ public final class ConfigLoader {
             throw root.error("the file describes no <balancer>",
                     "a <balancer> with at least one <balancer-member>, after <cluster>, to start a balancer");
         }
-        return new ConfigBinder(map, baseDir, env).bind(source, raw);
+        try {
+            return new ConfigBinder(map, baseDir, env).bind(source, raw);
+        } catch (IllegalArgumentException e) {
+            // a limit of a configuration record that neither the schema nor the binders check: still a file error,
+            // never a stack trace (the binders report what they know at the attribute itself)
+            throw root.error("a value is out of range: " + e.getMessage(), "values within the ranges docs/configuration.md gives");
+        }
     }
 
     private static byte[] read(String systemId, Path file) throws ConfigException {

@@ -21,6 +21,16 @@ class CrossFieldValidationTest {
     }
 
     @Test
+    void anAdminMaxUploadOfNothingIsRefusedAtItsAttribute() {
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <admin max-upload="0B"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:3:10: max-upload=\"0B\" on <admin> accepts no WAR at all; "
+                + "expected a size of at least 1B");
+    }
+
+    @Test
     void databaseDataSourceMustNameADeclaredDataSource() {
         assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/sessions\"/></protocol>")))
                 .hasMessage("cohort.xml:5:25: data-source=\"jdbc/sessions\" on <database> names no declared <datasource>; "

@@ -3,8 +3,13 @@ package io.cohort.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.cohort.node.deploy.ApplicationName;
 import io.cohort.node.deploy.DeploymentException;
+import io.cohort.node.deploy.WarDirectoryWatcher;
 import io.cohort.testapp.TestWars;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -23,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.LoggerFactory;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class WarDeploymentTest {
@@ -112,6 +118,26 @@ class WarDeploymentTest {
         assertThat(node.get(node.app("/app/version")).body()).isEqualTo("v1");
         assertThat(node.node.deployer().application(new ApplicationName("app")).orElseThrow().deployedAt())
                 .as("the old version is still the one deployed").isEqualTo(serving);
+    }
+
+    @Test
+    void anExplodedApplicationIsNotDeployedAndTheNodeSaysSoAtStart() throws Exception {
+        Path other = home.resolve("other-node");
+        Files.createDirectories(other.resolve("webapps/hello/WEB-INF"));
+        Files.writeString(other.resolve("webapps/hello/index.html"), "hello");
+        Logger watcherLog = (Logger) LoggerFactory.getLogger(WarDirectoryWatcher.class);
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        log.start();
+        watcherLog.addAppender(log);
+        try (TestNode second = TestNode.start(other, "n2", "")) {
+            assertThat(second.get(second.app("/hello/index.html")).statusCode()).isEqualTo(404);
+            assertThat(log.list).anySatisfy(event -> {
+                assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                assertThat(event.getFormattedMessage()).contains("hello is a directory: only WAR files are deployed");
+            });
+        } finally {
+            watcherLog.detachAppender(log);
+        }
     }
 
     @Test

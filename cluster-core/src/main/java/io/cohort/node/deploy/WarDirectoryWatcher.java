@@ -42,6 +42,12 @@ public final class WarDirectoryWatcher extends AbstractLifeCycle {
                 deployQuietly(war).ifPresent(deployedNow::add);
             }
         }
+        try (DirectoryStream<Path> directories = Files.newDirectoryStream(directory, Files::isDirectory)) {
+            for (Path exploded : directories) {
+                LOG.warn("{} is a directory: only WAR files are deployed, so it is not (to deploy it, pack it: "
+                        + "jar cf {}.war -C {} .)", exploded, exploded.getFileName(), exploded);
+            }
+        }
         return deployedNow;
     }
 

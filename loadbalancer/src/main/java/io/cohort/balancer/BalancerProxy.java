@@ -1,7 +1,6 @@
 package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
-import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.HttpClient;
@@ -243,7 +242,6 @@ final class BalancerProxy extends ProxyHandler {
         // idle-timeout is for idle connections, not for an exchange under way
         toMember.timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .idleTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .onRequestCommit(exchange)
                 .onResponseBegin(exchange);
         super.sendProxyToServerRequest(request, toMember, response, callback);
     }
@@ -313,7 +311,7 @@ final class BalancerProxy extends ProxyHandler {
             return;
         }
         backend.meters().errors.increment();
-        if (!exchange.sent() && failure instanceof IOException
+        if (Failures.neverConnected(failure)
                 && !backend.excuseIfLate(failure, config.connectTimeout())
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
             LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
@@ -365,17 +363,18 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     /**
-     * The retry rule: at most one retry, only before any answer, and only when running twice is impossible. A request
-     * whose body was read is never retried, whether or not its head was reported sent: HttpClient reads the first chunk
-     * of the body just before it writes the head, and reports the head sent only after the write completed, so a
-     * member can have received the whole request, and died, before {@link Exchange#sent()} turned true.
+     * The retry rule: at most one retry, only before any answer, and only when running twice is impossible: the
+     * request is idempotent, or no connection to the member was ever made ({@link Failures#neverConnected}). Whether
+     * the head was reported written does not tell: HttpClient reports it only after the write completed, so a member
+     * can have read the whole request, and closed the connection, before that. A request whose body was read is never
+     * retried: the body cannot be read again.
      */
     private static boolean retryable(Exchange exchange, Response response, Throwable failure) {
         if (exchange.attempts > 1 || exchange.answered() || response.isCommitted() || isTimeout(failure)
                 || exchange.bodyTouched()) {
             return false;
         }
-        return !exchange.sent() || exchange.idempotent;
+        return exchange.idempotent || Failures.neverConnected(failure);
     }
 
     private static boolean isTimeout(Throwable failure) {

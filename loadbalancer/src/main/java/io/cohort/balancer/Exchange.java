@@ -1,15 +1,13 @@
 package io.cohort.balancer;
 
-import org.eclipse.jetty.client.Request;
 import org.eclipse.jetty.client.Response;
 
 /**
  * One client request on its way through the balancer, across at most two attempts: where it was
  * sent, why, and how far the current attempt got (the facts the retry rule needs). Listens to the
- * request to the member to learn when its head went out and when the answer began. Fields are
- * written by one attempt at a time.
+ * member's answer to learn when it began. Fields are written by one attempt at a time.
  */
-final class Exchange implements Request.CommitListener, Response.BeginListener {
+final class Exchange implements Response.BeginListener {
 
     static final String ATTRIBUTE = Exchange.class.getName();
 
@@ -21,7 +19,6 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     Router.Route route;
     int attempts;
     GuardedRequestContent content;
-    private volatile boolean sent;
     private volatile boolean answered;
     private volatile boolean clientWriteFailed;
     private volatile boolean clientWriting;
@@ -41,7 +38,6 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
     void begin(Router.Route next) {
         route = next;
         attempts++;
-        sent = false;
         answered = false;
         clientWriteFailed = false;
         clientWriting = false;
@@ -57,11 +53,6 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
             inFlight = false;
             route.backend().requestEnded();
         }
-    }
-
-    /** Whether the request head went out to the member (connection established, bytes written). */
-    boolean sent() {
-        return sent;
     }
 
     /** Writing the member's answer to the client failed: the client went away or stopped reading. */
@@ -104,11 +95,6 @@ final class Exchange implements Request.CommitListener, Response.BeginListener {
      */
     Throwable clientBodyFailure() {
         return content == null ? null : content.readFailure();
-    }
-
-    @Override
-    public void onCommit(Request request) {
-        sent = true;
     }
 
     @Override

@@ -49,10 +49,10 @@ import org.slf4j.LoggerFactory;
  * One Cohort node: an embedded Jetty 12 server that serves the WARs of its {@code webapps/}
  * directory on the HTTP connector, and health, metrics and the admin API on the admin connector.
  *
- * <p>{@link #start} returns when the node serves. {@link #stop} is graceful and bounded by the
- * configured {@code graceful-stop}: the node reports DRAINING, stops accepting connections, lets
- * in-flight requests finish, stops every application (which hands its sessions to the session
- * store, e.g. for the onShutdown trigger), leaves the cluster and closes its pools.
+ * <p>{@link #start} returns when the node serves. {@link #stop} is graceful: the node reports DRAINING,
+ * stops accepting connections, lets in-flight requests finish (at most {@code graceful-stop}), stops
+ * every application one after another (each hands its sessions to the session store, e.g. for the
+ * onShutdown trigger, within {@code graceful-stop} again), leaves the cluster and closes its pools.
  */
 public final class CohortNode implements AutoCloseable {
 

@@ -131,7 +131,7 @@ public final class LocalCluster {
     }
 
     private Duration stopGrace() {
-        return plan.gracefulStop().plus(STOP_MARGIN);
+        return plan.longestStop().plus(STOP_MARGIN);
     }
 
     private static String randomToken() {

@@ -99,6 +99,14 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
         return hosts.size();
     }
 
+    /**
+     * The longest a node's graceful stop may take: its requests get {@code gracefulStop} to finish, then each
+     * application, one after another, gets {@code gracefulStop} again to hand its sessions over.
+     */
+    public Duration longestStop() {
+        return gracefulStop.multipliedBy(1L + wars.size());
+    }
+
     /** The cluster state file that {@code cohort deploy}, {@code undeploy} and {@code status} read. */
     public Path stateFile() {
         return dir.resolve(ClusterState.FILE_NAME);

@@ -49,6 +49,13 @@ class LocalClusterPlanTest {
     }
 
     @Test
+    void aNodesStopMayTakeTheRequestsDrainAndThenEachApplicationsHandOver() {
+        assertThat(plan(2, 0, 0, List.of()).longestStop()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(plan(2, 0, 0, List.of(dir.resolve("a.war"), dir.resolve("b.war"))).longestStop())
+                .isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
     void givenHostsAreTakenInTurn() {
         assertThat(LocalClusterPlan.roundRobin(List.of("a", "b"), 5)).containsExactly("a", "b", "a", "b", "a");
     }

@@ -79,6 +79,9 @@ public final class AdminHandler extends Handler.Abstract {
             } else {
                 error(request, response, callback, HttpStatus.NOT_FOUND_404, "no such endpoint: " + method + " " + path);
             }
+        } catch (NodeNotServingException e) {
+            response.getHeaders().put(HttpHeader.RETRY_AFTER, "5");
+            error(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, e.getMessage());
         } catch (UploadLimit.TooLarge e) {
             error(request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, e.getMessage());
         } catch (DeploymentException e) {

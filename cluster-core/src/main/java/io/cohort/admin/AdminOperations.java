@@ -27,10 +27,16 @@ public interface AdminOperations {
     /**
      * Stores the WAR in the node's {@code webapps/} directory (so it is redeployed after a restart)
      * and deploys it; returns when it serves. The previous version keeps serving on failure.
+     *
+     * @throws NodeNotServingException while the node starts or stops (nothing is stored or deployed)
      */
     ApplicationInfo deploy(ApplicationName name, InputStream war) throws DeploymentException, IOException;
 
-    /** Removes the application and its WAR from {@code webapps/}; false if it was not deployed. */
+    /**
+     * Removes the application and its WAR from {@code webapps/}; false if it was not deployed.
+     *
+     * @throws NodeNotServingException while the node starts or stops (nothing is removed)
+     */
     boolean undeploy(ApplicationName name) throws IOException;
 
     /** Starts a graceful stop in the background and returns at once. */

@@ -3,6 +3,7 @@ package io.cohort.node;
 import io.cohort.admin.AdminHandler;
 import io.cohort.admin.AdminOperations;
 import io.cohort.admin.HealthReport;
+import io.cohort.admin.NodeNotServingException;
 import io.cohort.admin.NodeState;
 import io.cohort.cluster.Member;
 import io.cohort.config.CohortConfig;
@@ -313,6 +314,7 @@ public final class CohortNode implements AutoCloseable {
 
         @Override
         public ApplicationInfo deploy(ApplicationName name, InputStream war) throws DeploymentException, IOException {
+            requireServing();
             Path webapps = config.node().webapps();
             Files.createDirectories(webapps);
             Path upload = Files.createTempFile(webapps, "." + name.value() + "-", ".upload");
@@ -330,8 +332,17 @@ public final class CohortNode implements AutoCloseable {
 
         @Override
         public boolean undeploy(ApplicationName name) throws IOException {
+            requireServing();
             Files.deleteIfExists(config.node().webapps().resolve(name.warFileName()));
             return deployer.undeploy(name);
+        }
+
+        /** Deploying while the node starts (no deployer yet) or stops (its applications going) changes nothing. */
+        private void requireServing() {
+            NodeState now = state;
+            if (now != NodeState.UP || deployer == null) {
+                throw new NodeNotServingException(now);
+            }
         }
 
         @Override

@@ -333,8 +333,12 @@ public final class CohortNode implements AutoCloseable {
         @Override
         public boolean undeploy(ApplicationName name) throws IOException {
             requireServing();
+            boolean undeployed = deployer.undeploy(name);
+            if (!undeployed && state != NodeState.UP) {
+                throw new NodeNotServingException(state); // the node's stop took the application down first
+            }
             Files.deleteIfExists(config.node().webapps().resolve(name.warFileName()));
-            return deployer.undeploy(name);
+            return undeployed;
         }
 
         /** Deploying while the node starts (no deployer yet) or stops (its applications going) changes nothing. */

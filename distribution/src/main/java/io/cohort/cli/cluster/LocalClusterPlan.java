@@ -1,6 +1,7 @@
 package io.cohort.cli.cluster;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -100,11 +101,29 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
     }
 
     /**
-     * The longest a node's graceful stop may take: its requests get {@code gracefulStop} to finish, then each
-     * application, one after another, gets {@code gracefulStop} again to hand its sessions over.
+     * The longest a node's graceful stop may take now: its requests get {@code gracefulStop} to finish, then each
+     * application, one after another, gets {@code gracefulStop} again to hand its sessions over. The applications are
+     * counted when asked: the WARs of the plan, or, if a node's {@code webapps/} holds more (deployed later with
+     * {@code cohort deploy}), those.
      */
     public Duration longestStop() {
-        return gracefulStop.multipliedBy(1L + wars.size());
+        long applications = wars.size();
+        for (PlannedNode node : nodes()) {
+            applications = Math.max(applications, warsIn(node.webapps()));
+        }
+        return gracefulStop.multipliedBy(1L + applications);
+    }
+
+    private static long warsIn(Path webapps) {
+        try (DirectoryStream<Path> deployed = Files.newDirectoryStream(webapps, "*.war")) {
+            long count = 0;
+            for (Path ignored : deployed) {
+                count++;
+            }
+            return count;
+        } catch (IOException e) {
+            return 0; // not written yet, or gone
+        }
     }
 
     /** The cluster state file that {@code cohort deploy}, {@code undeploy} and {@code status} read. */

@@ -49,10 +49,16 @@ class LocalClusterPlanTest {
     }
 
     @Test
-    void aNodesStopMayTakeTheRequestsDrainAndThenEachApplicationsHandOver() {
+    void aNodesStopMayTakeTheRequestsDrainAndThenEachApplicationsHandOver() throws Exception {
         assertThat(plan(2, 0, 0, List.of()).longestStop()).isEqualTo(Duration.ofSeconds(30));
         assertThat(plan(2, 0, 0, List.of(dir.resolve("a.war"), dir.resolve("b.war"))).longestStop())
                 .isEqualTo(Duration.ofSeconds(90));
+
+        LocalClusterPlan started = plan(2, 0, 0, List.of());
+        PlannedNode second = started.write().get(1);
+        Files.createDirectories(second.webapps());
+        Files.writeString(second.webapps().resolve("shop.war"), "deployed later with cohort deploy");
+        assertThat(started.longestStop()).as("counted when asked").isEqualTo(Duration.ofSeconds(60));
     }
 
     @Test

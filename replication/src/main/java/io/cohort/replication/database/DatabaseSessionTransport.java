@@ -47,8 +47,11 @@ import org.slf4j.LoggerFactory;
  *
  * <h2>Removals</h2>
  * A removal whose deletion failed, timed out or was dropped from a full queue is not forgotten: the session stays
- * tombstoned here and the deletion is retried ({@link #retryRemovals}, on every sweep of the service) until the
- * database takes it, so an invalidated session does not stay loadable by other nodes until it expires.
+ * tombstoned here and the deletion is retried ({@link #retryRemovals}, on every sweep of the service, and once more
+ * when the application stops) until the database takes it, so an invalidated session does not stay loadable by
+ * other nodes until it expires. What a retry cannot undo: another node that loaded the session meanwhile owns it
+ * (the deletion, like every write, touches only this node's rows), and a deletion still failing when the
+ * application stops is left to the sweeper of expired rows.
  *
  * <h2>Losing a session</h2>
  * A write that conflicts (another node loaded the session, or removed it) is counted in
@@ -191,9 +194,14 @@ final class DatabaseSessionTransport implements SessionTransport {
         return new Batching(protocol.batchSize(), protocol.flushInterval(), this::sendGroup, CallerSends.NEVER);
     }
 
+    /**
+     * Tries the deletions still pending once more (the application stops: no later sweep retries them here), then
+     * forgets everything. A deletion that fails again now is left to the sweeper of expired rows.
+     */
     @Override
     public void close() {
         onClose.run();
+        retryRemovals();
         tracked.clear();
     }
 

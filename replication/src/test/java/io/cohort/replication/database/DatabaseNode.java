@@ -46,11 +46,17 @@ final class DatabaseNode implements AutoCloseable {
     }
 
     static DatabaseNode start(String name, TestDatabase database, ReplicationSettings settings) throws Exception {
+        return start(name, database, settings, Duration.ofMillis(200));
+    }
+
+    /** A node whose service sweeps (and retries failed removals) every {@code sweepInterval}. */
+    static DatabaseNode start(String name, TestDatabase database, ReplicationSettings settings, Duration sweepInterval)
+            throws Exception {
         ClusterConfig cluster = new ClusterConfig("test", true, settings, protocol(database), Optional.empty());
         Member self = new Member(name, name, "host-" + name, URI.create("http://127.0.0.1:1/" + name),
                 URI.create("http://127.0.0.1:2/" + name));
         DatabaseReplicationService service = DatabaseReplicationService.start(cluster, self,
-                DatabaseOptions.DEFAULT.withSweepInterval(Duration.ofMillis(200)));
+                DatabaseOptions.DEFAULT.withSweepInterval(sweepInterval));
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         RecordingCache cache = new RecordingCache();
         SessionStore store = service.newStore(APP);

@@ -126,6 +126,34 @@ class DatabaseSessionLifetimeTest {
     }
 
     @Test
+    void aRemovalStillPendingWhenTheApplicationStopsIsTriedOnceMore() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database()) {
+            DatabaseNode a = DatabaseNode.start("a", database, settings, Duration.ofHours(1)); // no sweep in this test
+            SessionRows rows = new SessionRows(database);
+            TestSession session = new TestSession("stop-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.set("user", "alice");
+                a.store().requestCompleted(session);
+            }
+            try (Connection lock = database.connect()) {
+                lock.setAutoCommit(false);
+                try (PreparedStatement select = lock.prepareStatement("SELECT * FROM cohort_sessions WHERE id = ? FOR UPDATE")) {
+                    select.setString(1, session.id());
+                    select.executeQuery().close();
+                }
+                a.store().removed(session.id(), RemovalCause.INVALIDATED);
+                lock.rollback();
+            }
+            assertThat(rows.version(session.id())).as("the deletion failed").isEqualTo(1);
+
+            a.close(); // a redeploy or a rolling restart right after the sign-off
+
+            assertThat(rows.version(session.id())).as("deleted as the application stopped").isEqualTo(-1);
+        }
+    }
+
+    @Test
     void aDeltaWhoseFullCopyDidNotArriveDoesNotCreateTheRowAsThoughItWereTheWholeSession() throws Exception {
         try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
             pool.setJdbcUrl(database.jdbcUrl());

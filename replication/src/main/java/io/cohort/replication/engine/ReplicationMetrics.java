@@ -1,13 +1,9 @@
 package io.cohort.replication.engine;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -68,7 +64,6 @@ public final class ReplicationMetrics implements AutoCloseable {
     private final Counter takeovers;
     private final Counter failures;
     private final Counter conflicts;
-    private final List<Meter> gauges = new ArrayList<>();
 
     public ReplicationMetrics(MeterRegistry registry, String application) {
         this.registry = registry;
@@ -168,27 +163,17 @@ public final class ReplicationMetrics implements AutoCloseable {
     }
 
     /**
-     * Registers a gauge of this application that {@link #close()} removes. A gauge of the same name
-     * left by a previous deployment that is still stopping is replaced: the newest deployment reports.
+     * Registers a gauge of this application that {@link #close()} withdraws. While several deployments of the
+     * application run (a redeploy), the newest one still open reports; when it closes, the one before it reports
+     * again ({@link VersionedGauges}).
      */
     public void gauge(String name, Supplier<Number> value) {
-        synchronized (gauges) {
-            registry.find(name).tags("app", application).gauges().forEach(registry::remove);
-            gauges.add(Gauge.builder(name, value).tags("app", application).strongReference(true).register(registry));
-        }
+        VersionedGauges.register(registry, name, application, this, value);
     }
 
-    /** Removes this instance's gauges (not those a newer deployment registered under the same names). */
+    /** Withdraws this instance's gauges; a gauge an older deployment still reports stays, with its value. */
     @Override
     public void close() {
-        synchronized (gauges) {
-            for (Meter gauge : gauges) {
-                Gauge current = registry.find(gauge.getId().getName()).tags("app", application).gauge();
-                if (current == gauge) {
-                    registry.remove(gauge);
-                }
-            }
-            gauges.clear();
-        }
+        VersionedGauges.unregister(registry, this);
     }
 }

@@ -110,11 +110,19 @@ public final class CheckoutServlet extends ShopServlet {
 
     private static void placeOrder(HttpServletRequest request, HttpServletResponse response, ShopSession session,
                                    CheckoutDraft draft) throws ServletException, IOException {
+        if (!session.claimCheckout(draft)) { // another request of this session is placing this order
+            Pages.redirect(request, response, "/orders");
+            return;
+        }
         Cart cart = session.cart();
         long orderId;
         try {
             orderId = Shop.of(request).orders().place(signedOn(session).username(), draft, cart);
+        } catch (RuntimeException e) {
+            session.saveCheckout(draft); // not placed: the customer may try again
+            throw e;
         } catch (OutOfStockException e) {
+            session.saveCheckout(draft);
             String description = cart.line(e.itemId()).map(l -> l.description()).orElse(e.itemId());
             request.setAttribute("error", "Sorry, only " + e.available() + " of " + description + " (" + e.itemId()
                     + ") are left. Please lower the quantity in your cart.");

@@ -68,10 +68,14 @@ public final class ShopSession {
         return read(CSRF_TOKEN, String.class);
     }
 
-    /** Signs on under a new session id (against session fixation), keeping what the session held. */
+    /**
+     * Signs on under a new session id and a new anti-forgery token (against session fixation: whoever planted the
+     * session, and read its token, holds neither afterwards), keeping what else the session held.
+     */
     public void signOn(Account account) {
-        request.getSession(true);
+        HttpSession session = request.getSession(true);
         request.changeSessionId();
+        session.removeAttribute(CSRF_TOKEN); // the next page makes a new one
         write(ACCOUNT, account);
     }
 
@@ -93,6 +97,25 @@ public final class ShopSession {
 
     public void saveCheckout(CheckoutDraft draft) {
         write(CHECKOUT, draft);
+    }
+
+    /**
+     * Takes the checkout's draft out of the session if it is still {@code draft}, so of two requests placing the same
+     * order (a double click, a second tab) only one goes on; false for the other. Atomic among this node's requests
+     * of the session (sticky sessions send them all here).
+     */
+    public boolean claimCheckout(CheckoutDraft draft) {
+        HttpSession session = request.getSession(false);
+        if (session == null) {
+            return false;
+        }
+        synchronized (session) {
+            if (!draft.equals(session.getAttribute(CHECKOUT))) {
+                return false;
+            }
+            session.removeAttribute(CHECKOUT);
+            return true;
+        }
     }
 
     /** The order is in the database: the cart and the wizard's draft are done with. */

@@ -68,6 +68,11 @@ public final class ShopClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())));
     }
 
+    /** The anti-forgery token of the last page that had one. */
+    public String token() {
+        return token;
+    }
+
     public Page signOn(String username, String password) {
         get("/signon");
         return post("/signon", "username", username, "password", password);

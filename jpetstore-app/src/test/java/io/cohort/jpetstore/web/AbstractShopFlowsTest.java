@@ -433,6 +433,51 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void signOnIssuesANewFormTokenSoATokenReadBeforeItIsRefusedAfterIt() {
+        ShopClient visitor = visitor();
+        visitor.get("/signon");
+        String beforeSignOn = visitor.token(); // what someone who planted this session could have read
+
+        visitor.post("/signon", "username", "ACID", "password", "ACID");
+
+        assertThat(visitor.token()).isNotEqualTo(beforeSignOn);
+        assertThat(visitor.postRaw("/cart/add", "itemId", "EST-1", "_csrf", beforeSignOn).status()).isEqualTo(403);
+        assertThat(visitor.post("/cart/add", "itemId", "EST-1").path()).isEqualTo("/cart");
+    }
+
+    @Test
+    void placingTheSameOrderFromTwoRequestsAtOncePlacesItOnce() throws Exception {
+        ShopClient visitor = visitor();
+        createAccount(visitor, freshUsername());
+        visitor.post("/cart/add", "itemId", "EST-20");
+        visitor.post("/checkout", paymentFields(false));
+        String token = visitor.token();
+
+        java.util.concurrent.ExecutorService clicks = java.util.concurrent.Executors.newFixedThreadPool(6);
+        try (java.sql.Connection stockLock = database.dataSource().getConnection()) {
+            // the item's stock row stays locked while the clicks arrive, so an order being placed takes a while,
+            // as it does under load: every click that gets as far as placing an order waits here
+            stockLock.setAutoCommit(false);
+            try (java.sql.Statement lock = stockLock.createStatement()) {
+                lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-20' FOR UPDATE").close();
+            }
+            List<java.util.concurrent.Future<Page>> placed = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) { // a customer clicking "Place order" again and again
+                placed.add(clicks.submit(() -> visitor.postRaw("/checkout/confirm", "_csrf", token)));
+            }
+            Thread.sleep(300); // within the database's lock timeout
+            stockLock.rollback();
+            for (java.util.concurrent.Future<Page> click : placed) {
+                assertThat(click.get(30, java.util.concurrent.TimeUnit.SECONDS).status()).isEqualTo(200);
+            }
+        } finally {
+            clicks.shutdownNow();
+        }
+
+        assertThat(visitor.get("/orders").all("/orders/view\\?id=(\\d+)").stream().distinct()).as("orders placed").hasSize(1);
+    }
+
+    @Test
     void pagesEscapeWhatVisitorsType() {
         Page page = visitor().get("/search?keywords=%3Cscript%3Ealert(1)%3C/script%3E");
         assertThat(page.body()).doesNotContain("<script>").contains("&lt;script&gt;");

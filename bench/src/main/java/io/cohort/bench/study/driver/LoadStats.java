@@ -56,6 +56,11 @@ public final class LoadStats {
         second(at).errors.increment();
     }
 
+    /** A page arrived but was not what the scenario expected (a 4xx, another page, missing content); it ended it. */
+    void unexpectedPage(long at) {
+        second(at).errors.increment();
+    }
+
     /** A scenario ended at {@code at}. */
     void scenario(long at, ScenarioOutcome outcome) {
         Second second = second(at);
@@ -132,7 +137,7 @@ public final class LoadStats {
      *
      * @param second        index since the start of the window (negative in warm-up)
      * @param pages         responses received
-     * @param errors        failed pages (with or without a response)
+     * @param errors        failed pages: no response, 5xx, or not the page the scenario expected
      * @param meanMs        mean response time of the responses
      * @param scenarios     scenarios completed
      * @param sessionsLost  scenarios that found their session lost or stale

@@ -83,13 +83,13 @@ final class ShopBrowser {
                 long now = System.nanoTime();
                 if (failure != null) {
                     context.stats.failedWithoutResponse(now);
-                    page.completeExceptionally(ScenarioAbort.error("no response to " + what + ": " + rootMessage(failure)));
+                    page.completeExceptionally(ScenarioAbort.failedPage("no response to " + what + ": " + rootMessage(failure)));
                     return;
                 }
                 boolean failed = result.status() >= 500;
                 context.stats.page(now, now - scheduled, failed);
                 if (failed) {
-                    page.completeExceptionally(ScenarioAbort.error(result.status() + " to " + what + " from " + result.uri()));
+                    page.completeExceptionally(ScenarioAbort.failedPage(result.status() + " to " + what + " from " + result.uri()));
                 } else {
                     page.complete(result);
                 }

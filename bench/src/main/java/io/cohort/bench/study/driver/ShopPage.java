@@ -53,14 +53,24 @@ record ShopPage(int status, String body, URI uri) {
         return m.find() ? Optional.of(m.group(1)) : Optional.empty();
     }
 
-    /** The products linked from the page (a search result page: its products), in page order. */
+    /**
+     * The products linked from the page's main content (a search result page: its products), in page order; the
+     * header and footer (e.g. "Last viewed") are not the page's results.
+     */
     List<String> productLinks() {
-        return distinct(PRODUCT_LINK);
+        return distinct(PRODUCT_LINK, mainContent());
     }
 
-    /** The items linked from the page (a product page: its items), in page order. */
+    /** The items linked from the page's main content (a product page: its items), in page order. */
     List<String> itemLinks() {
-        return distinct(ITEM_LINK);
+        return distinct(ITEM_LINK, mainContent());
+    }
+
+    /** The {@code <main>} element of the shop's layout, or the whole body of a page without one. */
+    private String mainContent() {
+        int start = body.indexOf("<main");
+        int end = body.indexOf("</main>", Math.max(start, 0));
+        return start < 0 || end < 0 ? body : body.substring(start, end);
     }
 
     /** The amount shown in the element with this id, e.g. {@code $1,234.50} → 1234.50. */
@@ -121,9 +131,9 @@ record ShopPage(int status, String body, URI uri) {
         return lines;
     }
 
-    private List<String> distinct(Pattern link) {
+    private static List<String> distinct(Pattern link, String html) {
         LinkedHashSet<String> found = new LinkedHashSet<>();
-        Matcher m = link.matcher(body);
+        Matcher m = link.matcher(html);
         while (m.find()) {
             found.add(m.group(1));
         }

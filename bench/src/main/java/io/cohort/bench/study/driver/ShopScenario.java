@@ -14,10 +14,11 @@ import java.util.concurrent.CompletableFuture;
  * the cart · repeat search/pick/add 1–5 times at random · check out · sign off.
  *
  * <p>Checks, each a "session lost or stale" when it fails: every page after sign-on shows the customer
- * signed on (a POST answered 403 means the session and its anti-forgery token are gone); the cart after each
- * add, the confirmation and the placed order hold exactly the items and quantities this user added; the
- * confirmation's and the order's totals equal the sum of the prices the item pages showed. Anything else that
- * is not the expected page is an error.
+ * signed on (a POST answered 403, the sign-on's included, means the session and its anti-forgery token are
+ * gone); the cart after each add, the confirmation and the placed order hold exactly the items and quantities
+ * this user added; placing the order does not send the user back to the checkout (the order draft is gone);
+ * the confirmation's and the order's totals equal the sum of the prices the item pages showed. Anything else
+ * that is not the expected page is an error, counted with the pages that failed.
  */
 final class ShopScenario {
 
@@ -42,6 +43,10 @@ final class ShopScenario {
         return browser.get("/signon").thenApply(p -> expectStatus(p, "the sign-on page"))
                 .thenCompose(p -> browser.post("/signon", "username", account, "password", PASSWORD))
                 .thenApply(p -> {
+                    if (p.status() == 403) {
+                        throw ScenarioAbort.sessionLost("sign-on refused (403): the session of the sign-on page, "
+                                + "with its anti-forgery token, was gone");
+                    }
                     if (!p.signedOn()) {
                         throw ScenarioAbort.error("sign-on as " + account + " failed: " + p);
                     }
@@ -54,8 +59,7 @@ final class ShopScenario {
                 .thenApply(p -> checkOrder(expectPath(signedOn(p, "the confirmation"), "/checkout/confirm",
                         "the confirmation"), "the confirmation"))
                 .thenCompose(p -> browser.post("/checkout/confirm"))
-                .thenApply(p -> checkOrder(expectPath(signedOn(p, "the placed order"), "/orders/view",
-                        "the placed order"), "the placed order"))
+                .thenApply(p -> checkOrder(expectPlacedOrder(signedOn(p, "the placed order")), "the placed order"))
                 .thenCompose(p -> browser.post("/signoff"))
                 .thenAccept(p -> {
                     if (p.status() == 403) {
@@ -150,6 +154,14 @@ final class ShopScenario {
             throw ScenarioAbort.sessionLost("sent back to the cart at " + what + ": the cart was gone");
         }
         throw ScenarioAbort.error("expected " + path + " at " + what + ", got " + page);
+    }
+
+    /** The placed order; sent back to the checkout's first step, the session had lost the checkout's draft. */
+    private static ShopPage expectPlacedOrder(ShopPage page) {
+        if ("/checkout".equals(page.path())) {
+            throw ScenarioAbort.sessionLost("sent back to the checkout at the placed order: the order draft was gone");
+        }
+        return expectPath(page, "/orders/view", "the placed order");
     }
 
     private String pick(ShopPage page, List<String> choices, String what) {

@@ -53,7 +53,11 @@ final class VirtualUser {
         }
         scenario.whenComplete((done, failure) -> {
             ScenarioOutcome outcome = failure == null ? ScenarioOutcome.COMPLETED : outcomeOf(failure);
-            context.stats.scenario(System.nanoTime(), outcome);
+            long now = System.nanoTime();
+            if (outcome == ScenarioOutcome.ERROR && !pageCounted(failure)) {
+                context.stats.unexpectedPage(now); // a page that arrived but was not the one expected is an error too
+            }
+            context.stats.scenario(now, outcome);
             if (failure != null && outcome != ScenarioOutcome.CUT_SHORT) {
                 context.stats.example(outcome, messageOf(failure));
             }
@@ -64,6 +68,10 @@ final class VirtualUser {
     private static ScenarioOutcome outcomeOf(Throwable failure) {
         Throwable cause = unwrap(failure);
         return cause instanceof ScenarioAbort abort ? abort.outcome() : ScenarioOutcome.ERROR;
+    }
+
+    private static boolean pageCounted(Throwable failure) {
+        return unwrap(failure) instanceof ScenarioAbort abort && abort.pageCounted();
     }
 
     private static String messageOf(Throwable failure) {

@@ -47,6 +47,16 @@ class ShopPageTest {
     }
 
     @Test
+    void readsOnlyThePagesOwnLinksNotTheFootersLastViewedItem() {
+        ShopPage product = page("/product", """
+                <header><a href="/jpetstore/cart">Cart</a></header>
+                <main class="wrap"><a href="/jpetstore/item?id=BI-13">BI-13</a><a href="/jpetstore/item?id=BI-14">BI-14</a></main>
+                <footer><p>Last viewed: <a href="/jpetstore/item?id=BI-7">Opalfin</a></p></footer>""");
+
+        assertThat(product.itemLinks()).containsExactly("BI-13", "BI-14");
+    }
+
+    @Test
     void readsAmountsWithThousandsSeparators() {
         ShopPage item = page("/item", "<dd class=\"price\" id=\"price\">$1,234.50</dd>");
 

@@ -34,7 +34,16 @@ public interface LiveSession {
     /** Names set, replaced or removed since the last {@link #markReplicated()}. */
     Set<String> changedAttributeNames();
 
-    /** Forgets the changes tracked so far; the next change starts a new set. */
+    /**
+     * Whether the maximum inactive interval was changed (by the application, {@code setMaxInactiveInterval}) since
+     * the last {@link #markReplicated()}: a change to send even when no attribute changed, so the copies expire when
+     * the session does.
+     */
+    default boolean maxInactiveChanged() {
+        return false;
+    }
+
+    /** Forgets the changes tracked so far (attributes and interval); the next change starts a new set. */
     void markReplicated();
 
     /**

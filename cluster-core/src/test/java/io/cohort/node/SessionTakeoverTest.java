@@ -59,6 +59,41 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void aRequestThatChangesNothingStillReachesTheStoreSoItsCopyKeepsUpWithTheLastAccess() throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?set=cart&value=EST-1"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        String key = "app/" + sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        java.time.Instant written = stores.copies.get(key).lastAccessed();
+
+        Thread.sleep(20);
+        withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie); // reads only
+
+        assertThat(stores.copies.get(key).lastAccessed()).as("the store heard of the read").isAfter(written);
+    }
+
+    @Test
+    void aNewInactiveIntervalIsAChangeTheStoreIsTold() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+
+        withCookies(n1, n1.app("/app/session?maxInactive=300"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(stores.intervalChanges).containsExactly(300_000L);
+    }
+
+    @Test
+    void invalidatingOrRenewingASessionInOneApplicationLooksNothingUpInAnother() throws Exception {
+        Path other = Files.createDirectories(dir1.resolve("build")).resolve("other.war");
+        TestWars.write(other, "other-v1", true);
+        n1.node.deployer().deploy(other);
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+
+        HttpResponse<String> renewed = withCookies(n1, n1.app("/app/session?changeId=1"), "JSESSIONID=" + sessionCookie);
+        withCookies(n1, n1.app("/app/session?invalidate=1"), "JSESSIONID=" + cookie(renewed, "JSESSIONID"));
+
+        assertThat(stores.loads).as("lookups of the other application").noneMatch(load -> load.startsWith("other/"));
+    }
+
+    @Test
     void sessionOfAnotherNodeIsServedWithItsAttributesAndTheCookieGetsThisNodesRoute() throws Exception {
         HttpResponse<String> first = n1.get(n1.app("/app/session?set=cart&value=EST-1"));
         String sessionCookie = cookie(first, "JSESSIONID");

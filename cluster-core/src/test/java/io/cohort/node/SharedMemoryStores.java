@@ -14,6 +14,8 @@ import java.util.List;
  */
 final class SharedMemoryStores extends SingleNodeStoreProvider {
 
+    /** The inactive intervals (ms) of sessions whose store was told the interval changed, in order. */
+    final List<Long> intervalChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The names of attributes whose change any store was told of, in order. */
     final List<String> attributeChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     final List<String> holders;
@@ -43,6 +45,9 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
 
         @Override
         public void requestCompleted(LiveSession session) {
+            if (session.maxInactiveChanged()) {
+                intervalChanges.add(session.maxInactiveMillis());
+            }
             session.nextVersion();
             copies.put(key(session.id()), StoredSession.of(session));
             session.markReplicated();

@@ -10,9 +10,11 @@ import io.cohort.session.SessionStoreFactory;
 import io.cohort.session.SessionStoreProvider;
 import io.cohort.session.StoredSession;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * The common part of the test doubles of a replicating store: the provider serves every configuration
@@ -23,6 +25,8 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
 
     /** The session copies of every store of this provider, by application and session id. */
     final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
+    /** Every {@code load} any store was asked for, as {@code application/id}, in order. */
+    final List<String> loads = new CopyOnWriteArrayList<>();
 
     /** A store that reads and removes its application's copies in {@link #copies}; subclasses decide when to write. */
     abstract class MapStore implements SessionStore {
@@ -43,6 +47,7 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
 
         @Override
         public Optional<StoredSession> load(String id) {
+            loads.add(key(id));
             return Optional.ofNullable(copies.get(key(id)));
         }
 

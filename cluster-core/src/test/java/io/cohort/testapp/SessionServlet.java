@@ -32,6 +32,10 @@ public class SessionServlet extends HttpServlet {
             request.changeSessionId();
             session = request.getSession(false);
         }
+        String maxInactive = request.getParameter("maxInactive");
+        if (maxInactive != null) {
+            session.setMaxInactiveInterval(Integer.parseInt(maxInactive));
+        }
         String name = request.getParameter("set");
         if (name != null) {
             session.setAttribute(name, request.getParameter("value"));

@@ -67,7 +67,8 @@ final class WebAppFactory {
 
         SessionHandler sessions = context.getSessionHandler();
         SessionStoreAdapter adapter = new SessionStoreAdapter(binder.apply(context));
-        // attribute changes are flushed at response commit; access-time-only saves at most once a minute
+        // attribute changes are flushed at response commit; a request that changed nothing reaches the store when
+        // the cache releases it (CohortSessionCache), and the store decides how often that is worth a touch
         adapter.setSavePeriodSec(60);
         sessions.setSessionCache(new CohortSessionCache(sessions, adapter));
         context.addFilter(new FilterHolder(new BackupRouteFilter(adapter)), "/*", EnumSet.of(DispatcherType.REQUEST));

@@ -62,7 +62,27 @@ public final class CohortSessionCache extends DefaultSessionCache {
             }
         }
         adapter.noteRemoval(id, cause);
+        if (session == null) {
+            // not held here: Jetty would load it from the store (for a replicating store, a lookup across the
+            // cluster) only to delete it. Jetty deletes an id in every context of the node (invalidation, expiry),
+            // so that would be a lookup per other application; deleting what the store keeps of it is enough
+            getSessionDataStore().delete(id);
+            return null;
+        }
         return super.delete(id);
+    }
+
+    /**
+     * Jetty renews an id in every context of the node; one that does not hold the session has nothing to renew, and
+     * must not look for it across the cluster (Jetty's own renewal would load it from the store first).
+     */
+    @Override
+    public ManagedSession renewSessionId(String oldId, String newId, String oldExtendedId, String newExtendedId)
+            throws Exception {
+        if (doGet(oldId) == null) {
+            return null;
+        }
+        return super.renewSessionId(oldId, newId, oldExtendedId, newExtendedId);
     }
 
     @Override
@@ -118,6 +138,13 @@ public final class CohortSessionCache extends DefaultSessionCache {
     @Override
     public void release(ManagedSession session) throws Exception {
         super.release(session);
+        try (AutoLock ignored = session.lock()) {
+            // the last request of the session ended without Jetty handing it to the store: tell the store anyway
+            if (session.getRequests() == 0 && session.isValid() && !shuttingDown
+                    && session.getSessionData() instanceof TrackedSessionData data && !data.takeStored()) {
+                adapter.requestEndedUnchanged(data);
+            }
+        }
         String id = session.getId();
         if (id != null && evictOnRelease.remove(id)) {
             evict(id);

@@ -95,11 +95,25 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
     @Override
     public void doStore(String id, SessionData data, long lastSaveTime) {
         TrackedSessionData tracked = (TrackedSessionData) data;
+        tracked.markStored();
         announce(tracked);
         if (shuttingDown) {
             store.shuttingDown(tracked);
         } else {
             store.requestCompleted(tracked);
+        }
+    }
+
+    /**
+     * A request ended that Jetty did not hand to the store (it changed nothing Jetty saves): the store still hears of
+     * it, since it decides how often a touch is worth a message (a copy must not lag more than a quarter of the
+     * inactive interval, which a short interval needs more often than Jetty's save period). The caller holds the
+     * session's lock.
+     */
+    void requestEndedUnchanged(TrackedSessionData data) {
+        if (!shuttingDown && store != null) {
+            announce(data);
+            store.requestCompleted(data);
         }
     }
 

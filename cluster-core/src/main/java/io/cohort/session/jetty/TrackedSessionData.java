@@ -26,6 +26,9 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     private final transient boolean distributable;
     private final Set<String> changed = new LinkedHashSet<>();
     private long version;
+    private boolean maxInactiveChanged;
+    /** Whether Jetty handed the session to the store since the last {@link #takeStored()}. */
+    private transient boolean stored;
     private boolean announced;
     private boolean removed;
     /** The session Jetty manages with this data; null until the cache attaches it. */
@@ -55,6 +58,15 @@ final class TrackedSessionData extends SessionData implements LiveSession {
         return old;
     }
 
+    /** A new interval set by the application (the session is attached) is a change to replicate. */
+    @Override
+    public void setMaxInactiveMs(long maxInactiveMs) {
+        if (session != null && maxInactiveMs != getMaxInactiveMs()) {
+            maxInactiveChanged = true;
+        }
+        super.setMaxInactiveMs(maxInactiveMs);
+    }
+
     /**
      * Jetty began invalidating the session: it tells session listeners, then clears every attribute, and only then
      * deletes the session from the cache ({@link #markRemoved}). Attributes cleared or changed from then on, by Jetty
@@ -67,6 +79,18 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     /** The session being created or loaded with this data; called by the cache. */
     void attach(ManagedSession managed) {
         this.session = managed;
+    }
+
+    /** Jetty handed the session to the store (a change, or a save). */
+    void markStored() {
+        stored = true;
+    }
+
+    /** Whether Jetty handed the session to the store since the last call (and forgets it). */
+    boolean takeStored() {
+        boolean was = stored;
+        stored = false;
+        return was;
     }
 
     /** The session is being removed: its attribute removals are not changes worth sending. */
@@ -128,8 +152,14 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     }
 
     @Override
+    public boolean maxInactiveChanged() {
+        return maxInactiveChanged;
+    }
+
+    @Override
     public void markReplicated() {
         changed.clear();
+        maxInactiveChanged = false;
     }
 
     @Override

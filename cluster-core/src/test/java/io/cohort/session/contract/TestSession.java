@@ -23,6 +23,7 @@ public final class TestSession implements LiveSession {
     private Instant lastAccessed;
     private long maxInactiveMillis = 30 * 60 * 1000L;
     private long version;
+    private boolean maxInactiveChanged;
 
     public TestSession(String id, SessionValueCodec codec) {
         this.id = id;
@@ -56,6 +57,13 @@ public final class TestSession implements LiveSession {
         return this;
     }
 
+    /** Sets a new inactive interval as the application does ({@code setMaxInactiveInterval}): a change to replicate. */
+    public TestSession changeMaxInactive(long millis) {
+        this.maxInactiveMillis = millis;
+        this.maxInactiveChanged = true;
+        return this;
+    }
+
     /** The same session under a new id, as after {@code HttpServletRequest.changeSessionId()}. */
     public TestSession renamed(String newId) {
         TestSession copy = new TestSession(newId, codec);
@@ -74,7 +82,11 @@ public final class TestSession implements LiveSession {
     @Override public long maxInactiveMillis() { return maxInactiveMillis; }
     @Override public Set<String> attributeNames() { return Set.copyOf(values.keySet()); }
     @Override public Set<String> changedAttributeNames() { return Set.copyOf(changed); }
-    @Override public void markReplicated() { changed.clear(); }
+    @Override public boolean maxInactiveChanged() { return maxInactiveChanged; }
+    @Override public void markReplicated() {
+        changed.clear();
+        maxInactiveChanged = false;
+    }
 
     @Override
     public byte[] serializedAttribute(String name) {

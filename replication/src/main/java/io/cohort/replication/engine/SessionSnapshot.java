@@ -29,11 +29,12 @@ final class SessionSnapshot {
 
     /**
      * @param everything all attributes (a full copy) rather than the changed ones
-     * @return empty when only changes were asked for and nothing changed (the version stays)
+     * @return empty when only changes were asked for and nothing changed, neither an attribute nor the inactive
+     *     interval (the version stays); a change of the interval alone is a delta without attributes
      */
     Optional<SessionChange> take(LiveSession session, boolean everything) {
         Set<String> names = everything ? session.attributeNames() : session.changedAttributeNames();
-        if (!everything && names.isEmpty()) {
+        if (!everything && names.isEmpty() && !session.maxInactiveChanged()) {
             return Optional.empty();
         }
         Map<String, byte[]> values = new HashMap<>();

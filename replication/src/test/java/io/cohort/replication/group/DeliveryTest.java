@@ -46,6 +46,26 @@ class DeliveryTest {
     }
 
     @Test
+    void aNewInactiveIntervalAloneReachesTheHolderSoTheCopyExpiresWhenTheSessionDoes() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(5))))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(owner).request(java.util.Map.of("cart", "EST-1"));
+            TestSession session = visit.session();
+
+            synchronized (session) {
+                session.changeMaxInactive(5_000); // the application shortens the timeout; no attribute changes
+                owner.store().requestCompleted(session);
+            }
+
+            assertThat(holder.backup(visit.id()).orElseThrow().maxInactiveMillis()).isEqualTo(5_000);
+            assertThat(holder.backup(visit.id()).orElseThrow().attributes()).containsOnlyKeys("cart");
+        }
+    }
+
+    @Test
     void aRemovalDroppedFromAFullQueueIsSentAnywaySoNoHolderKeepsTheSession() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
                 Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {

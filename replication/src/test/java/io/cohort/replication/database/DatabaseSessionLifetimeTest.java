@@ -103,22 +103,8 @@ class DatabaseSessionLifetimeTest {
              DatabaseNode a = DatabaseNode.start("a", database, settings);
              DatabaseNode b = DatabaseNode.start("b", database, settings)) {
             SessionRows rows = new SessionRows(database);
-            TestSession session = new TestSession("logout-" + System.nanoTime(), TestMember.CODEC);
-            synchronized (session) {
-                session.set("user", "alice");
-                a.store().requestCompleted(session);
-            }
-            try (Connection lock = database.connect()) {
-                lock.setAutoCommit(false);
-                try (PreparedStatement select = lock.prepareStatement("SELECT * FROM cohort_sessions WHERE id = ? FOR UPDATE")) {
-                    select.setString(1, session.id());
-                    select.executeQuery().close();
-                }
-                a.store().removed(session.id(), RemovalCause.INVALIDATED); // the user signs off; the row is locked
-                assertThat(rows.version(session.id())).as("the deletion failed").isEqualTo(1);
-                assertThat(a.store().load(session.id())).as("the node that removed it never loads it").isEmpty();
-                lock.rollback();
-            }
+            TestSession session = signOffWhileTheRowIsLocked(database, a, "logout-"); // the sign-off's deletion failed
+            assertThat(a.store().load(session.id())).as("the node that removed it never loads it").isEmpty();
 
             Await.until("the deletion is retried", Duration.ofSeconds(10), () -> rows.version(session.id()) == -1);
             assertThat(b.store().load(session.id())).as("an invalidated session does not come back").isEmpty();
@@ -131,26 +117,36 @@ class DatabaseSessionLifetimeTest {
         try (TestDatabase database = new H2Database()) {
             DatabaseNode a = DatabaseNode.start("a", database, settings, Duration.ofHours(1)); // no sweep in this test
             SessionRows rows = new SessionRows(database);
-            TestSession session = new TestSession("stop-" + System.nanoTime(), TestMember.CODEC);
-            synchronized (session) {
-                session.set("user", "alice");
-                a.store().requestCompleted(session);
-            }
-            try (Connection lock = database.connect()) {
-                lock.setAutoCommit(false);
-                try (PreparedStatement select = lock.prepareStatement("SELECT * FROM cohort_sessions WHERE id = ? FOR UPDATE")) {
-                    select.setString(1, session.id());
-                    select.executeQuery().close();
-                }
-                a.store().removed(session.id(), RemovalCause.INVALIDATED);
-                lock.rollback();
-            }
+            TestSession session = signOffWhileTheRowIsLocked(database, a, "stop-");
             assertThat(rows.version(session.id())).as("the deletion failed").isEqualTo(1);
 
             a.close(); // a redeploy or a rolling restart right after the sign-off
 
             assertThat(rows.version(session.id())).as("deleted as the application stopped").isEqualTo(-1);
         }
+    }
+
+    /**
+     * A session written by {@code node}, then signed off while another connection holds its row locked, so the
+     * deletion fails (its statement times out); the lock is released before this returns.
+     */
+    private static TestSession signOffWhileTheRowIsLocked(TestDatabase database, DatabaseNode node, String prefix)
+            throws Exception {
+        TestSession session = new TestSession(prefix + System.nanoTime(), TestMember.CODEC);
+        synchronized (session) {
+            session.set("user", "alice");
+            node.store().requestCompleted(session);
+        }
+        try (Connection lock = database.connect()) {
+            lock.setAutoCommit(false);
+            try (PreparedStatement select = lock.prepareStatement("SELECT * FROM cohort_sessions WHERE id = ? FOR UPDATE")) {
+                select.setString(1, session.id());
+                select.executeQuery().close();
+            }
+            node.store().removed(session.id(), RemovalCause.INVALIDATED);
+            lock.rollback();
+        }
+        return session;
     }
 
     @Test

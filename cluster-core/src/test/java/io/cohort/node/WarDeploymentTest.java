@@ -121,6 +121,17 @@ class WarDeploymentTest {
     }
 
     @Test
+    void aDeployThatComesAfterTheApplicationsWereStoppedIsRefusedAndStartsNothing() throws Exception {
+        Path war = Files.createDirectories(home.resolve("build")).resolve("late.war");
+        TestWars.write(war, "late-v1", true);
+        node.node.deployer().stopAll(); // the node's stop took its applications down
+
+        assertThatThrownBy(() -> node.node.deployer().deploy(war)).isInstanceOf(DeploymentException.class)
+                .hasMessageContaining("the node is stopping");
+        assertThat(node.node.deployer().applications()).isEmpty();
+    }
+
+    @Test
     void anExplodedApplicationIsNotDeployedAndTheNodeSaysSoAtStart() throws Exception {
         Path other = home.resolve("other-node");
         Files.createDirectories(other.resolve("webapps/hello/WEB-INF"));

@@ -60,6 +60,8 @@ public final class ApplicationDeployer {
     private final Map<ApplicationName, DeployedApplication> deployed = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
     private final Object lock = new Object();
+    /** Set by {@link #stopAll()}, under {@link #lock}: no deploy after the node began to stop. */
+    private boolean stopped;
 
     /**
      * @param server the node's server (started)
@@ -96,6 +98,9 @@ public final class ApplicationDeployer {
     /** Deploys {@code war} (whatever its file name) as the application {@code name}. */
     public ApplicationInfo deploy(ApplicationName name, Path war) throws DeploymentException {
         synchronized (lock) {
+            if (stopped) {
+                throw new DeploymentException(name + " was not deployed: the node is stopping");
+            }
             String sha = sha256(war);
             DeployedApplication current = deployed.get(name);
             if (current != null && current.info().warSha256().equals(sha)) {
@@ -142,9 +147,13 @@ public final class ApplicationDeployer {
         return Optional.ofNullable(deployed.get(name)).map(DeployedApplication::info);
     }
 
-    /** Stops every application (their sessions go to the store); used when the node stops. */
+    /**
+     * Stops every application (their sessions go to the store); used when the node stops. A deploy that comes after
+     * (the admin API or the directory watcher racing with the stop) is refused, so nothing is left running.
+     */
     public void stopAll() {
         synchronized (lock) {
+            stopped = true;
             for (ApplicationName name : new ArrayList<>(deployed.keySet())) {
                 DeployedApplication app = deployed.remove(name);
                 swap(app, null);

@@ -51,7 +51,7 @@ final class ClusterBanner {
             }
         }
         String cluster = plan.stateFile().equals(Path.of("cohort-work", ClusterState.FILE_NAME).toAbsolutePath())
-                ? "" : " --cluster " + relative(plan.stateFile());
+                ? "" : " --cluster " + shellWord(relative(plan.stateFile()).toString());
         out.printf("Deploy: cohort deploy%s app.war   Status: cohort status%s   Stop: Ctrl-C%n", cluster, cluster);
         out.flush();
     }
@@ -72,6 +72,11 @@ final class ClusterBanner {
 
     private static String withSlash(String contextPath) {
         return contextPath.endsWith("/") ? contextPath : contextPath + "/";
+    }
+
+    /** {@code text} as one word for a POSIX shell: as it is when it is plain, else in single quotes. */
+    static String shellWord(String text) {
+        return text.matches("[A-Za-z0-9_./:=@%+,-]+") ? text : "'" + text.replace("'", "'\\''") + "'";
     }
 
     private static Path relative(Path path) {

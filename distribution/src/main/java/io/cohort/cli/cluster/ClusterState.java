@@ -10,8 +10,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A running local cluster as {@code cohort cluster} leaves it in {@code <dir>/cluster.json}, for
@@ -77,8 +80,21 @@ public record ClusterState(int format, long pid, String startedAt, String adminT
         return state;
     }
 
-    /** Whether the {@code cohort cluster} process that wrote this is still running. */
+    /**
+     * Whether the {@code cohort cluster} process that wrote this is still running: a live process with its pid that
+     * started before the cluster was up. One that started later got the pid after the writer died (a crash, a reboot)
+     * and makes the file stale.
+     */
     public boolean clusterProcessAlive() {
-        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).map(this::startedBeforeTheCluster).orElse(false);
+    }
+
+    private boolean startedBeforeTheCluster(ProcessHandle process) {
+        Optional<Instant> started = process.info().startInstant();
+        try {
+            return started.isEmpty() || !started.get().isAfter(Instant.parse(startedAt));
+        } catch (DateTimeParseException unreadable) {
+            return true; // cannot tell: assume it is the writer
+        }
     }
 }

@@ -107,6 +107,22 @@ class LocalClusterPlanTest {
     }
 
     @Test
+    void aStateFileWhosePidWasReusedByALaterProcessIsStale() throws Exception {
+        Process later = new ProcessBuilder("sleep", "30").start(); // took the pid after the cluster process died
+        try {
+            java.time.Instant clusterUp = later.info().startInstant().orElseThrow().minusSeconds(60);
+            ClusterState reused = new ClusterState(ClusterState.FORMAT, later.pid(), clusterUp.toString(), "token", List.of());
+            ClusterState running = new ClusterState(ClusterState.FORMAT, ProcessHandle.current().pid(),
+                    java.time.Instant.now().toString(), "token", List.of());
+
+            assertThat(reused.clusterProcessAlive()).as("a process that started after the cluster was up").isFalse();
+            assertThat(running.clusterProcessAlive()).as("the process that wrote it, still running").isTrue();
+        } finally {
+            later.destroy();
+        }
+    }
+
+    @Test
     void stateFileIsReadableByItsOwnerOnlyAndReadsBack() throws Exception {
         ClusterState state = new ClusterState(ClusterState.FORMAT, 42, "2026-01-01T00:00:00Z", "token",
                 List.of(new ClusterState.Node("n1", "host1", java.net.URI.create("http://127.0.0.1:8081"),

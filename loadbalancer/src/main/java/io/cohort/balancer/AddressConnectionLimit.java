@@ -3,10 +3,9 @@ package io.cohort.balancer;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.eclipse.jetty.io.Connection;
-import org.eclipse.jetty.util.InetAddressSet;
 
 /**
  * {@code max-connections-per-address}: counts the open client connections of each remote address and
@@ -17,7 +16,7 @@ import org.eclipse.jetty.util.InetAddressSet;
 final class AddressConnectionLimit implements Connection.Listener {
 
     private final int limit;
-    private final InetAddressSet exempt = new InetAddressSet();
+    private final Predicate<InetAddress> exempt;
     private final ClientConnectionClosures closures;
     private final ConcurrentHashMap<InetAddress, Integer> open = new ConcurrentHashMap<>();
     /** The address each counted connection was counted under: a closed endpoint no longer knows its peer. */
@@ -25,15 +24,15 @@ final class AddressConnectionLimit implements Connection.Listener {
 
     /**
      * @param limit          the most connections one address may have open
-     * @param trustedProxies addresses and CIDR ranges not counted
-     * @param closures       where refused connections are reported
+     * @param exempt   the addresses not counted: the trusted proxies ({@link ForwardedHeaders#isTrustedProxy(InetAddress)})
+     * @param closures where refused connections are reported
      */
-    AddressConnectionLimit(int limit, List<String> trustedProxies, ClientConnectionClosures closures) {
+    AddressConnectionLimit(int limit, Predicate<InetAddress> exempt, ClientConnectionClosures closures) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1: " + limit);
         }
         this.limit = limit;
-        trustedProxies.forEach(exempt::add);
+        this.exempt = exempt;
         this.closures = closures;
     }
 

@@ -72,13 +72,13 @@ public final class BalancerServer implements AutoCloseable {
                 http -> new ClientConnectionFactory(http, config.clientLimits().headerTimeout(), clientClosures));
         adminConnector = connector(ADMIN, config.adminBindAddress(), config.adminPort(), HttpConnectionFactory::new);
         ClientLimitsConfig limits = config.clientLimits();
+        ForwardedHeaders forwarded = new ForwardedHeaders(config.trustedProxies());
         server.addBean(new NetworkConnectionLimit(limits.maxConnections(), proxyConnector));
         limits.maxConnectionsPerAddress().ifPresent(limit ->
-                proxyConnector.addBean(new AddressConnectionLimit(limit, config.trustedProxies(), clientClosures)));
+                proxyConnector.addBean(new AddressConnectionLimit(limit, forwarded::isTrustedProxy, clientClosures)));
 
         ContextHandler admin = new ContextHandler(new BalancerAdminHandler(this::health, metrics), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));
-        ForwardedHeaders forwarded = new ForwardedHeaders(config.trustedProxies());
         proxy = new BalancerProxy(config, router, metrics, forwarded);
         Handler clients = limits.requestRate()
                 .map(rate -> RequestRateLimit.around(proxy, rate, forwarded, config.name(), metrics.registry()))

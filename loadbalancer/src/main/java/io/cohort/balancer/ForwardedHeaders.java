@@ -136,9 +136,13 @@ final class ForwardedHeaders {
     }
 
     private boolean isTrustedProxy(Request client) {
-        return !trustedProxies.isEmpty()
-                && client.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress peer
-                && peer.getAddress() != null && trustedProxies.test(peer.getAddress());
+        return client.getConnectionMetaData().getRemoteSocketAddress() instanceof InetSocketAddress peer
+                && peer.getAddress() != null && isTrustedProxy(peer.getAddress());
+    }
+
+    /** Whether {@code address} is one of the trusted proxies ({@code trusted-proxies}). */
+    boolean isTrustedProxy(InetAddress address) {
+        return !trustedProxies.isEmpty() && trustedProxies.test(address);
     }
 
     /** An IP literal as an address, or null if it is anything else (never looked up). */

@@ -2,7 +2,6 @@ package io.cohort.balancer;
 
 import io.cohort.config.BalancerMember;
 import java.net.SocketTimeoutException;
-import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -124,15 +123,15 @@ final class Backend {
 
     /**
      * Whether a health check or connection that failed with {@code failure} is excused as lateness: it timed out, and
-     * within {@code window} before now (the time the check or connection was given) the member began an answer to a
-     * proxied request. Such a member is alive and busy; taking it down would move its sessions and its load onto the
-     * other members at the moment they are busy too. An excused failure is counted
-     * ({@code cohort_balancer_late_timeouts_total}) and logged once per member; one that is not excused (refused,
-     * reset, non-2xx, or a member answering nothing) counts against the member as before.
+     * the member began an answer to a proxied request at or after {@code givenAtNanos} (the {@link System#nanoTime}
+     * the check or the request was given at), that is while it waited. Such a member is alive and busy; taking it down
+     * would move its sessions and its load onto the other members at the moment they are busy too. An excused failure
+     * is counted ({@code cohort_balancer_late_timeouts_total}) and logged once per member; one that is not excused
+     * (refused, reset, non-2xx, or a member answering nothing while it waited) counts against the member as before.
      */
-    boolean excuseIfLate(Throwable failure, Duration window) {
+    boolean excuseIfLate(Throwable failure, long givenAtNanos) {
         boolean late = Failures.causedBy(failure, TimeoutException.class, SocketTimeoutException.class)
-                && System.nanoTime() - lastAnswerNanos <= window.toNanos();
+                && lastAnswerNanos - givenAtNanos >= 0;
         if (late) {
             meters.lateTimeouts.increment();
             if (lateLogged.compareAndSet(false, true)) {

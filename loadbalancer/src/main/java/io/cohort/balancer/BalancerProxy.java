@@ -312,7 +312,7 @@ final class BalancerProxy extends ProxyHandler {
         }
         backend.meters().errors.increment();
         if (Failures.neverConnected(failure)
-                && !backend.excuseIfLate(failure, config.connectTimeout())
+                && !backend.excuseIfLate(failure, exchange.attemptStartNanos)
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
             LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
         }

@@ -18,6 +18,8 @@ final class Exchange implements Response.BeginListener {
     final boolean idempotent;
     Router.Route route;
     int attempts;
+    /** When the current attempt was given to its member ({@link System#nanoTime}). */
+    long attemptStartNanos;
     GuardedRequestContent content;
     private volatile boolean answered;
     private volatile boolean clientWriteFailed;
@@ -38,6 +40,7 @@ final class Exchange implements Response.BeginListener {
     void begin(Router.Route next) {
         route = next;
         attempts++;
+        attemptStartNanos = System.nanoTime();
         answered = false;
         clientWriteFailed = false;
         clientWriting = false;

@@ -96,13 +96,14 @@ final class HealthChecker implements AutoCloseable {
     /** One check of one member; completes (never exceptionally) when its result is applied. */
     CompletableFuture<Void> check(Backend member) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        long givenAtNanos = System.nanoTime();
         try {
             client.newRequest(member.member().healthUrl()).method(HttpMethod.GET).timeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
                     .send(new BufferingResponseListener(MAX_ANSWER) {
                         @Override
                         public void onComplete(Result result) {
                             try {
-                                apply(member, result, this);
+                                apply(member, result, this, givenAtNanos);
                             } finally {
                                 done.complete(null);
                             }
@@ -115,9 +116,9 @@ final class HealthChecker implements AutoCloseable {
         return done;
     }
 
-    private void apply(Backend member, Result result, BufferingResponseListener answer) {
+    private void apply(Backend member, Result result, BufferingResponseListener answer, long givenAtNanos) {
         if (result.isFailed()) {
-            if (!member.excuseIfLate(result.getFailure(), config.timeout())) {
+            if (!member.excuseIfLate(result.getFailure(), givenAtNanos)) {
                 failed(member, String.valueOf(result.getFailure()));
             }
             return;

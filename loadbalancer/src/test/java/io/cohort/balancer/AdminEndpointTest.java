@@ -24,6 +24,7 @@ class AdminEndpointTest {
                 lb.get("/shop/", "Cookie", "JSESSIONID=abc.n1");
             }
             String balancer = lb.server.config().name();
+            lb.awaitNothingInFlight(); // a request counts as active until its last write to the client ended
 
             HttpResponse<String> metrics = get(lb, "/metrics");
 

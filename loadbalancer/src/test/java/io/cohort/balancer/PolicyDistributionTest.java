@@ -116,7 +116,8 @@ class PolicyDistributionTest {
         n2.spareCapacity(0.9);
         n3.spareCapacity(0.5);
         try (TestBalancer lb = TestBalancer.start(Policy.METRIC, n1, n2, n3)) {
-            lb.checkUntil(() -> lb.backend("n2").spareCapacity() == 0.9);
+            lb.checkUntil(() -> lb.backend("n1").spareCapacity() == 0.2 && lb.backend("n2").spareCapacity() == 0.9
+                    && lb.backend("n3").spareCapacity() == 0.5);
             assertThat(counts(route(lb, 30))).containsOnlyKeys("n2");
 
             n2.spareCapacity(0.1);
@@ -133,6 +134,7 @@ class PolicyDistributionTest {
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("X-Served-By")).hasValue(routedTo(response));
             assertThat(response.headers().firstValue(BalancerProxy.ROUTED_HEADER).orElseThrow()).endsWith("; reason=policy");
+            lb.awaitNothingInFlight(); // the balancer counts a request in flight until its last write to the client ended
             order.add(routedTo(response));
         }
         return order;

@@ -39,11 +39,14 @@ final class TestBalancer implements AutoCloseable {
         this.stubs = stubs;
     }
 
-    /** Settings a test may change; everything else is the schema default, with short health checks. */
+    /**
+     * Settings a test may change; everything else is the schema default. Health checks run only when a test asks;
+     * their timeout is long enough that a slow first answer on a busy machine does not fail them.
+     */
     static final class Settings {
         Policy policy = Policy.ROUND_ROBIN;
         String host = "localhost";
-        HealthCheckConfig health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(1), 1, 1);
+        HealthCheckConfig health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(10), 1, 1);
         Map<String, Integer> weights = Map.of();
         DataSize maxRequestBody = DataSize.parse("10MB");
         DataSize maxHeaderSize = DataSize.parse("8KiB");

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.Test;
 class ThreadCpuTest {
 
     private static final long SELF = ProcessHandle.current().pid();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     @Test
     void threadNamesAsLinuxKeepsThemTellWhatTheThreadsWorkOn() {
@@ -39,10 +42,16 @@ class ThreadCpuTest {
         replication.start();
         running.await();
         ThreadCpu before = ThreadCpu.of(SELF).orElseThrow();
-        Thread ended = new Thread(() -> spin(300), "short-lived");
+        long replicationCpuBefore = THREADS.getThreadCpuTime(replication.getId());
+        Thread ended = new Thread(() -> spinCpu(300), "short-lived");
         ended.start();
         ended.join();
-        Thread.sleep(300); // the replication thread runs on meanwhile
+        // the replication thread runs on meanwhile; on a busy machine its CPU time, not the wall time, is awaited
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (THREADS.getThreadCpuTime(replication.getId()) - replicationCpuBefore < 300_000_000L
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         ThreadCpu after = ThreadCpu.of(SELF).orElseThrow();
         finish.countDown();
         replication.join();
@@ -65,6 +74,14 @@ class ThreadCpuTest {
         running.countDown();
         while (finish.getCount() > 0) {
             spin(10);
+        }
+    }
+
+    /** Burns {@code millis} of this thread's CPU time, however long a busy machine makes that take. */
+    private static void spinCpu(long millis) {
+        long end = THREADS.getCurrentThreadCpuTime() + millis * 1_000_000;
+        while (THREADS.getCurrentThreadCpuTime() < end) {
+            spin(1);
         }
     }
 

@@ -139,10 +139,13 @@ public final class CohortSessionCache extends DefaultSessionCache {
     public void release(ManagedSession session) throws Exception {
         super.release(session);
         try (AutoLock ignored = session.lock()) {
-            // the last request of the session ended without Jetty handing it to the store: tell the store anyway
-            if (session.getRequests() == 0 && session.isValid() && !shuttingDown
-                    && session.getSessionData() instanceof TrackedSessionData data && !data.takeStored()) {
-                adapter.requestEndedUnchanged(data);
+            // the last request of the session ended without Jetty handing it to the store: tell the store anyway.
+            // Every release consumes the flag, so a store at an earlier request's commit is not taken for this one's.
+            if (session.getSessionData() instanceof TrackedSessionData data) {
+                boolean stored = data.takeStored();
+                if (!stored && session.getRequests() == 0 && session.isValid() && !shuttingDown) {
+                    adapter.requestEndedUnchanged(data);
+                }
             }
         }
         String id = session.getId();

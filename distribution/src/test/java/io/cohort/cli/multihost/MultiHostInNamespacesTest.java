@@ -65,8 +65,8 @@ class MultiHostInNamespacesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** Short failure detection and merge intervals (placeholders of the built-in JGroups stacks). */
-    private static final List<String> GROUP_TUNING = List.of("-Dcohort.fd.timeout=4s", "-Dcohort.fd.interval=1s",
-            "-Dcohort.verify_suspect.timeout=1s", "-Dcohort.merge.min_interval=1s", "-Dcohort.merge.max_interval=3s");
+    private static final List<String> GROUP_TUNING = List.of("-Dcohort.fd.timeout=10s", "-Dcohort.fd.interval=2s",
+            "-Dcohort.verify_suspect.timeout=2s", "-Dcohort.merge.min_interval=1s", "-Dcohort.merge.max_interval=3s");
 
     @TempDir
     static Path dir;

@@ -48,14 +48,14 @@ class DatabaseSessionLifetimeTest {
             DatabaseNode b = DatabaseNode.start("b", database, settings);
             TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
             synchronized (session) {
-                session.access(Instant.now()).maxInactive(500);
+                session.access(Instant.now()).maxInactive(2_000);
                 session.set("cart", "EST-1");
             }
             a.stopGracefully(List.of(session)); // a rolling restart: a hands the session over
             assertThat(rows.version(session.id())).isEqualTo(1);
             assertThat(b.store().load(session.id())).as("the user's next request reaches b").isPresent();
 
-            for (int i = 0; i < 8; i++) { // 1.6 s of use on b: three times the interval, past the sweeper's 2 × 500 ms
+            for (int i = 0; i < 25; i++) { // 5 s of use on b: past the sweeper's 2 × 2 s
                 Thread.sleep(200);
                 synchronized (session) {
                     session.access(Instant.now());
@@ -82,17 +82,17 @@ class DatabaseSessionLifetimeTest {
             Instant now = Instant.now();
             TestSession session = new TestSession("lag-" + System.nanoTime(), TestMember.CODEC);
             synchronized (session) {
-                session.access(now.minusMillis(2_050)).maxInactive(2_000);
+                session.access(now.minusMillis(20_500)).maxInactive(20_000);
                 session.set("cart", "EST-1");
-                a.store().requestCompleted(session); // the row's last access: 2,050 ms ago
-                session.access(now.minusMillis(1_900)); // within a tenth of the interval: no touch is written
+                a.store().requestCompleted(session); // the row's last access: 20.5 s ago, past the interval
+                session.access(now.minusMillis(19_000)); // within a tenth of the interval: no touch is written
                 a.store().requestCompleted(session);
             }
             a.crash();
 
             Optional<StoredSession> loaded = b.store().load(session.id());
 
-            assertThat(loaded).as("100 ms left at the owner's last access: the node taking over decides").isPresent();
+            assertThat(loaded).as("1 s left at the owner's last access: the node taking over decides").isPresent();
         }
     }
 

@@ -26,7 +26,7 @@ class ExpiredSessionSweeperTest {
                      Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
             SessionRows rows = new SessionRows(database);
             TestSession abandoned = write(a, "abandoned", Instant.now().minusSeconds(10), 2_000);
-            TestSession recentlyExpired = write(a, "recent", Instant.now().minusMillis(1_500), 1_000);
+            TestSession recentlyExpired = write(a, "recent", Instant.now().minusSeconds(15), 10_000); // twice in 5 s
             TestSession live = write(a, "live", Instant.now(), 60_000);
             assertThat(rows.version(abandoned.id())).isPositive();
 

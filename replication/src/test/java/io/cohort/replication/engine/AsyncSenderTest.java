@@ -127,15 +127,15 @@ class AsyncSenderTest {
     void changesArrivingWhileTheLaneLingersJoinItsGroup() throws Exception {
         List<List<Integer>> groups = new CopyOnWriteArrayList<>();
         List<Integer> log = new CopyOnWriteArrayList<>();
-        Batching batching = new Batching(64, Duration.ofSeconds(1), group -> {
+        Batching batching = new Batching(64, Duration.ofSeconds(3), group -> {
             group.forEach(Dispatch::send);
             groups.add(group.stream().map(d -> ((Probe) d).n).toList());
         }, CallerSends.NEVER);
         AsyncSender sender = new AsyncSender("shop", 100, 1, metrics, batching);
         try {
-            // the lane's first wake-up in a long while: it sends at once instead of lingering for a second
+            // the lane's first wake-up in a long while: it sends at once instead of lingering for three seconds
             sender.deliver("s", new Probe(0, log, new CountDownLatch(0)));
-            assertThat(sender.awaitQuiet(Duration.ofMillis(900))).isTrue();
+            assertThat(sender.awaitQuiet(Duration.ofMillis(2_500))).isTrue();
             // woken again within the linger: the lane is busy, so it lingers and the others join its group
             for (int i = 1; i <= 5; i++) {
                 sender.deliver("s", new Probe(i, log, new CountDownLatch(0)));

@@ -97,7 +97,9 @@ class DeliveryTest {
             long start = System.nanoTime();
             new ShopVisit(owner).request(java.util.Map.of("a", "1"));
 
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+            // the counted timeout tells it gave up, rather than being released when the holder was suspected (about
+            // 2.3 s in the test stack, which waives the wait without counting a timeout); the bound only says it ended
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
             assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isEqualTo(1);
         }
     }

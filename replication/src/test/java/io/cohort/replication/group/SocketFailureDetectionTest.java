@@ -104,7 +104,7 @@ class SocketFailureDetectionTest {
             }
             try {
                 TestGroup.awaitMembers(started);
-                Await.until("a warning from each member's watch", Duration.ofSeconds(15), () -> log.list.stream()
+                Await.until("a warning from each member's watch", Duration.ofSeconds(15), () -> eventsOf(log).stream()
                         .filter(e -> e.getLevel() == Level.WARN).map(ILoggingEvent::getFormattedMessage)
                         .filter(m -> m.contains("cannot connect to the member it watches, "))
                         .map(m -> m.substring(0, 1) + m.charAt(m.indexOf("watches, ") + 9)).distinct().count() == 2);
@@ -141,5 +141,12 @@ class SocketFailureDetectionTest {
             assertThat(detector.getNumSuspectedMembers()).as(detector.getPingDest() + " suspected").isZero();
         }
         assertThat(channels).allSatisfy(c -> assertThat(c.getView().size()).isEqualTo(2));
+    }
+
+    /** What the appender holds now; it appends under its own lock as JGroups' threads log. */
+    private static java.util.List<ILoggingEvent> eventsOf(ListAppender<ILoggingEvent> appender) {
+        synchronized (appender) {
+            return new java.util.ArrayList<>(appender.list);
+        }
     }
 }

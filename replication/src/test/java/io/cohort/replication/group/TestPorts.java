@@ -1,5 +1,6 @@
 package io.cohort.replication.group;
 
+import io.cohort.net.PresetPorts;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -7,7 +8,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Ports for in-JVM groups on 127.0.0.1 that neither collide with each other nor with parallel
- * builds: a random port whose JGroups failure-detection neighbour (+100) is free as well.
+ * builds: a random port whose JGroups failure-detection neighbours (+100, +101) are free as well, all
+ * below the kernel's ephemeral range (as {@link PresetPorts} picks them), so that no outgoing
+ * connection made between the pick and the bind can take one.
  */
 public final class TestPorts {
 
@@ -16,7 +19,7 @@ public final class TestPorts {
 
     public static synchronized int freePort() {
         for (int attempt = 0; attempt < 200; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(20_000, 60_000);
+            int port = ThreadLocalRandom.current().nextInt(10_000, PresetPorts.ephemeralStart() - 101);
             if (free(port) && free(port + 100) && free(port + 101)) {
                 return port;
             }

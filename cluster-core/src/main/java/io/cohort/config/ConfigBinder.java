@@ -40,8 +40,10 @@ final class ConfigBinder {
         if (raw.cluster != null) {
             cluster = Optional.of(new ClusterBinder(baseDir, secrets, dataSources).bind(root.child("cluster"), raw.cluster));
         }
-        return new CohortConfig(file, node(root.child("node"), raw.node),
-                admin(root.child("admin"), raw.admin == null ? new RawCohort.RawAdmin() : raw.admin), dataSources,
+        NodeConfig nodeConfig = node(root.child("node"), raw.node);
+        AdminConfig adminConfig = admin(root.child("admin"), raw.admin == null ? new RawCohort.RawAdmin() : raw.admin);
+        checkDistinctPorts(root.child("admin"), nodeConfig, adminConfig);
+        return new CohortConfig(file, nodeConfig, adminConfig, dataSources,
                 serialization(root.child("serialization"), raw.serialization == null ? new RawCohort.RawSerialization() : raw.serialization),
                 cluster);
     }
@@ -52,6 +54,20 @@ final class ConfigBinder {
                 at.integer("max-threads", raw.maxThreads), at.duration("graceful-stop", raw.gracefulStop),
                 at.duration("scan-interval", raw.scanInterval), at.duration("idle-timeout", raw.idleTimeout),
                 AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
+    }
+
+    /** The admin endpoints cannot listen where the applications do: the node would fail to bind at start. */
+    private static void checkDistinctPorts(SourceElement admin, NodeConfig node, AdminConfig config) throws ConfigException {
+        boolean samePort = config.enabled() && config.port() != 0 && config.port() == node.httpPort();
+        if (samePort && (config.bindAddress().equals(node.bindAddress()) || isWildcard(config.bindAddress())
+                || isWildcard(node.bindAddress()))) {
+            throw admin.attributeError("port", "port=\"" + config.port() + "\" on " + admin.tag()
+                    + " is the node's http-port on the same address", "another port than " + node.httpPort());
+        }
+    }
+
+    private static boolean isWildcard(String address) {
+        return address.equals("0.0.0.0") || address.equals("::") || address.equals("[::]");
     }
 
     private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {

@@ -31,6 +31,21 @@ class CrossFieldValidationTest {
     }
 
     @Test
+    void anAdminPortThatIsTheHttpPortOnTheSameAddressIsRefusedAtItsAttribute() {
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" http-port="8081"/>
+                  <admin port="8081"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:3:10: port=\"8081\" on <admin> is the node's http-port on the "
+                + "same address; expected another port than 8081");
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" http-port="8081" bind-addr="0.0.0.0"/>
+                  <admin port="8081"/>
+                </cohort>""")).as("the node listens on every address").hasMessageContaining("is the node's http-port");
+    }
+
+    @Test
     void databaseDataSourceMustNameADeclaredDataSource() {
         assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/sessions\"/></protocol>")))
                 .hasMessage("cohort.xml:5:25: data-source=\"jdbc/sessions\" on <database> names no declared <datasource>; "

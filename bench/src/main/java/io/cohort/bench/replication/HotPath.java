@@ -6,7 +6,7 @@ import io.cohort.replication.engine.SnapshotTaker;
 import io.cohort.replication.group.BackupCopies;
 import io.cohort.replication.wire.MalformedMessageException;
 import io.cohort.replication.wire.MessageCodec;
-import io.cohort.replication.wire.MessageSeal;
+import io.cohort.replication.wire.FrameSeal;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.replication.wire.WireLimits;
 import io.cohort.session.StoredSession;
@@ -40,17 +40,22 @@ public final class HotPath {
     private final TestSession session = new TestSession(SESSION_ID, VALUES);
     private final SnapshotTaker snapshots = new SnapshotTaker(new SimpleMeterRegistry(), APPLICATION);
     private final MessageCodec codec;
+    /** Seals each frame for the holder, as a {@code <security>} cluster does; null when not sealed. */
+    private final FrameSeal seal;
     private final BackupCopies holder = new BackupCopies();
+    private static final byte[] OWNER = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    private static final byte[] HOLDER = {2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2};
     private StoredSession shadow;
     private int round;
 
-    /** @param sealed frames carry the 16-byte HMAC seal of a {@code <security>} cluster */
+    /** @param sealed frames carry the seal trailer of a {@code <security>} cluster ({@link FrameSeal#TRAILER} bytes) */
     public HotPath(ShopChange change, boolean sealed) {
         this.change = change;
         this.values = new Serializable[] {change.value(0), change.value(1)};
         byte[] key = new byte[32];
         Arrays.fill(key, (byte) 7);
-        this.codec = new MessageCodec(WireLimits.DEFAULT, sealed ? new MessageSeal(key) : null);
+        this.codec = new MessageCodec(WireLimits.DEFAULT);
+        this.seal = sealed ? new FrameSeal(key, java.time.Duration.ofMinutes(5), System::currentTimeMillis) : null;
         typicalSession(session).set(change.attribute(), values[0]);
         SessionChange full = snapshots.take(session, true);
         shadow = full.applyTo(null);
@@ -83,13 +88,15 @@ public final class HotPath {
     /** Owner side, step 2: update the shadow and encode the frame for the holder. */
     public byte[] prepare(SessionChange delta) {
         shadow = delta.applyTo(shadow);
-        return codec.encode(new SessionUpdate(APPLICATION, 0, delta));
+        byte[] frame = codec.encode(new SessionUpdate(APPLICATION, 0, delta));
+        return seal == null ? frame : seal.seal(frame, OWNER, HOLDER);
     }
 
     /** Holder side: decode and apply to the backup store. */
     public SessionChange receive(byte[] frame) {
         try {
-            SessionChange received = ((SessionUpdate) codec.decode(frame)).change();
+            int length = seal == null ? frame.length : seal.open(frame, 0, frame.length, OWNER, HOLDER);
+            SessionChange received = ((SessionUpdate) codec.decode(frame, 0, length)).change();
             requireApplied(holder.apply(APPLICATION, "n1", received));
             return received;
         } catch (MalformedMessageException e) {

@@ -9,7 +9,7 @@ import io.cohort.replication.engine.SessionChange;
  * @param valueBytes   serialized size of the changed attribute values (what the application stored)
  * @param frameBytes   the replication frame (header, application, session id, version, times,
  *                     attribute names, length prefixes, values) as MessageCodec encodes it
- * @param sealedBytes  the same frame with the HMAC seal of a secured cluster
+ * @param sealedBytes  the same frame with the seal trailer of a secured cluster (sequence, time, HMAC)
  */
 public record WireSize(ShopChange change, long valueBytes, int frameBytes, int sealedBytes) {
 

@@ -1,5 +1,11 @@
 package io.cohort.replication.group;
 
+import io.cohort.replication.wire.FrameSeal;
+import io.cohort.replication.wire.MalformedMessageException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.jgroups.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
@@ -16,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * The node's connection to its replication group: a connected JGroups channel that sends frames to
  * one member or to all, and hands what arrives to an {@link Inbox}. Regular messages from one sender
  * arrive in the order they were sent (JGroups FIFO); out-of-band messages (acknowledgements, lookups)
- * may overtake them. Sending never throws: a failure is logged once and reported as {@code false}.
+ * may overtake them. Sending never throws: a failure is logged once and reported as {@code false}. In a secured
+ * group every message is sealed for its receiver ({@link FrameSeal}): what arrives without a valid seal, meant for
+ * another member, or seen before is refused before its frames are read.
  */
 final class GroupChannel implements Receiver, AutoCloseable {
 
@@ -24,12 +32,16 @@ final class GroupChannel implements Receiver, AutoCloseable {
 
     private final JChannel channel;
     private final String clusterName;
+    private final FrameSeal seal;
     private final AtomicBoolean failureLogged = new AtomicBoolean();
     private volatile Inbox inbox;
+    private volatile byte[] self;
 
-    GroupChannel(JChannel channel, String clusterName) {
+    /** @param seal seals what is sent and checks what arrives; {@code null} for an unsecured group */
+    GroupChannel(JChannel channel, String clusterName, FrameSeal seal) {
         this.channel = channel;
         this.clusterName = clusterName;
+        this.seal = seal;
     }
 
     /** Joins the group; returns when this node is a member (of a group of one, if nobody answered). */
@@ -37,6 +49,7 @@ final class GroupChannel implements Receiver, AutoCloseable {
         this.inbox = target;
         channel.setReceiver(this);
         channel.connect(clusterName);
+        self = identity(channel.getAddress());
         return channel.getAddress();
     }
 
@@ -47,12 +60,12 @@ final class GroupChannel implements Receiver, AutoCloseable {
      * regular messages directly).
      */
     boolean send(Address to, byte[] frame, boolean urgent) {
-        return send(new BytesMessage(to, frame), urgent);
+        return send(new BytesMessage(to, seal == null ? frame : seal.seal(frame, ownIdentity(), identity(to))), urgent);
     }
 
     /** Sends to every other member of the view. */
     boolean sendToAll(byte[] frame) {
-        Message message = new BytesMessage(null, frame);
+        Message message = new BytesMessage(null, seal == null ? frame : seal.seal(frame, ownIdentity(), null));
         message.setFlag(Message.TransientFlag.DONT_LOOPBACK);
         return send(message, false);
     }
@@ -89,15 +102,42 @@ final class GroupChannel implements Receiver, AutoCloseable {
 
     /** Only byte payloads are frames; anything else (e.g. an object message) arrives as an empty, rejected frame. */
     private void deliver(Address from, Message message) {
-        if (message.hasArray()) {
-            inbox.frame(from, message.getArray(), message.getOffset(), message.getLength());
-        } else {
+        if (!message.hasArray()) {
             inbox.frame(from, new byte[0], 0, 0);
+            return;
         }
+        int length = message.getLength();
+        if (seal != null) {
+            try {
+                length = seal.open(message.getArray(), message.getOffset(), length, identity(from), ownIdentity());
+            } catch (MalformedMessageException e) {
+                inbox.rejected(from, e.getMessage());
+                return;
+            }
+        }
+        inbox.frame(from, message.getArray(), message.getOffset(), length);
+    }
+
+    private byte[] ownIdentity() {
+        byte[] identity = self;
+        return identity != null ? identity : identity(channel.getAddress());
+    }
+
+    /** An address as seals name it: a JGroups UUID's 128 bits (random for every start of a member). */
+    static byte[] identity(Address address) {
+        if (address instanceof UUID uuid) {
+            return ByteBuffer.allocate(16).putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits())
+                    .array();
+        }
+        byte[] name = String.valueOf(address).getBytes(StandardCharsets.UTF_8);
+        return name.length <= 255 ? name : Arrays.copyOf(name, 255);
     }
 
     @Override
     public void viewAccepted(View view) {
+        if (seal != null) {
+            seal.forgetQuietSenders();
+        }
         Inbox target = inbox;
         if (target != null) {
             target.view(view);

@@ -10,7 +10,7 @@ import io.cohort.replication.engine.ReplicatingSessionStore;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionTransport;
 import io.cohort.replication.wire.MessageCodec;
-import io.cohort.replication.wire.MessageSeal;
+import io.cohort.replication.wire.FrameSeal;
 import io.cohort.replication.wire.ReplicationMessage.Hello;
 import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
@@ -63,12 +63,14 @@ public final class GroupReplicationService implements SessionStoreFactory {
         this.meters = meters;
         this.callerSends = options.callerSends();
         Optional<ClusterKeys> keys = cluster.security().map(s -> ClusterKeys.derive(s.secret(), cluster.name()));
-        this.codec = new MessageCodec(options.limits(), keys.map(k -> new MessageSeal(k.sealKey())).orElse(null));
+        this.codec = new MessageCodec(options.limits());
         this.membership = new GroupMembership(self);
         JChannel jchannel = GroupStack.create(cluster, self.name(), options.stackTuning(), keys);
         SuspicionWatch suspicions = SuspicionWatch.insertInto(jchannel.getProtocolStack(), this::suspected);
         Predicate<String> suspected = name -> membership.addressOf(name).map(suspicions::isSuspected).orElse(false);
-        this.channel = new GroupChannel(jchannel, cluster.name());
+        this.channel = new GroupChannel(jchannel, cluster.name(),
+                keys.map(k -> new FrameSeal(k.sealKey(), SharedSecretToken.MAX_CLOCK_SKEW, System::currentTimeMillis))
+                        .orElse(null));
         boolean multicast = cluster.protocol() instanceof io.cohort.config.MulticastProtocol;
         this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast), new BackupStore(),
                 new SyncAcknowledgements(suspected), new LookupRequests(suspected));
@@ -116,9 +118,28 @@ public final class GroupReplicationService implements SessionStoreFactory {
         LOG.info("{} joined cluster {} over {} as {}{}", membership.self().name(), cluster.name(),
                 cluster.protocol().getClass().getSimpleName(), address,
                 cluster.security().isPresent() ? " (authenticated" + (cluster.security().get().encrypt() ? ", encrypted)" : ")") : "");
+        warnIfOpenToTheNetwork(address);
         View view = channel.channel().getView();
         if (view != null) {
             viewChanged(view);
+        }
+    }
+
+    /**
+     * Without {@code <security>}, anyone who reaches the replication port can join, read every session and write
+     * copies: fine on loopback or a network only the cluster uses, worth a warning on any other address.
+     */
+    private void warnIfOpenToTheNetwork(Address address) {
+        if (cluster.security().isPresent()) {
+            return;
+        }
+        Object physical = channel.channel().down(new org.jgroups.Event(org.jgroups.Event.GET_PHYSICAL_ADDRESS, address));
+        if (physical instanceof org.jgroups.stack.IpAddress ip && ip.getIpAddress() != null
+                && !ip.getIpAddress().isLoopbackAddress()) {
+            LOG.warn("{} replicates sessions on {} without <security>: any process that reaches this address can join "
+                    + "cluster {}, read its sessions and write copies. Add <security secret-env=\"...\"/> to <cluster> "
+                    + "unless only the cluster's members can reach this network", membership.self().name(), ip,
+                    cluster.name());
         }
     }
 
@@ -253,6 +274,11 @@ public final class GroupReplicationService implements SessionStoreFactory {
         @Override
         public void frame(Address from, byte[] buffer, int offset, int length) {
             router.frame(from, buffer, offset, length);
+        }
+
+        @Override
+        public void rejected(Address from, String reason) {
+            router.rejected(from, reason);
         }
 
         @Override

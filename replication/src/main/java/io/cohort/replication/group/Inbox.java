@@ -8,5 +8,8 @@ interface Inbox {
 
     void frame(Address from, byte[] buffer, int offset, int length);
 
+    /** A message from {@code from} was refused before it reached the frames (its seal), for {@code reason}. */
+    void rejected(Address from, String reason);
+
     void view(View view);
 }

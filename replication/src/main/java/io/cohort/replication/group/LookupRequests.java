@@ -19,7 +19,8 @@ import java.util.function.Predicate;
  * every asked member answered, left the group or is suspected of having died (see
  * {@link SuspicionWatch}), or when its wait is over; its result is the copy with the highest version
  * and the members that hold exactly that version. A suspected member's answer still counts if it
- * arrives before the lookup ends. Thread-safe.
+ * arrives before the lookup ends. Only the asked members' answers count, and only a copy of the session looked up
+ * (correlation numbers are small and repeat across members and restarts). Thread-safe.
  */
 final class LookupRequests {
 
@@ -33,10 +34,17 @@ final class LookupRequests {
     private final ConcurrentMap<Long, Pending> pending = new ConcurrentHashMap<>();
 
     private static final class Pending {
+        final String sessionId;
+        final Set<String> asked;
         final Set<String> unanswered = ConcurrentHashMap.newKeySet();
         final CompletableFuture<Void> answered = new CompletableFuture<>();
         StoredSession best;
         final Set<String> holdersOfBest = ConcurrentHashMap.newKeySet();
+
+        Pending(String sessionId, Collection<String> asked) {
+            this.sessionId = sessionId;
+            this.asked = Set.copyOf(asked);
+        }
 
         synchronized void offer(String from, StoredSession copy) {
             if (best == null || copy.version() > best.version()) {
@@ -63,10 +71,10 @@ final class LookupRequests {
         this.suspected = suspected;
     }
 
-    /** A new lookup of {@code asked} members; send each a Lookup with the returned correlation. */
-    long open(Collection<String> asked) {
+    /** A new lookup of session {@code sessionId} at {@code asked} members; send each a Lookup with the returned correlation. */
+    long open(String sessionId, Collection<String> asked) {
         long correlation = nextCorrelation.incrementAndGet();
-        Pending p = new Pending();
+        Pending p = new Pending(sessionId, asked);
         p.unanswered.addAll(asked);
         pending.put(correlation, p); // registered before the suspects are dropped: a suspicion in between is not missed
         p.unanswered.removeIf(suspected);
@@ -76,15 +84,23 @@ final class LookupRequests {
         return correlation;
     }
 
-    void answered(long correlation, String from, Optional<StoredSession> copy) {
+    /**
+     * An answer from {@code from} arrived; false if it answers no lookup this node has open with that member about
+     * that session (too late, not asked, or a copy of another session), and so was ignored.
+     */
+    boolean answered(long correlation, String from, Optional<StoredSession> copy) {
         Pending p = pending.get(correlation);
         if (p == null) {
-            return;
+            return true; // the lookup ended before this answer came: late, not wrong
+        }
+        if (!p.asked.contains(from) || copy.map(c -> !c.id().equals(p.sessionId)).orElse(false)) {
+            return false;
         }
         copy.ifPresent(c -> p.offer(from, c));
         if (p.unanswered.remove(from) && p.unanswered.isEmpty()) {
             p.answered.complete(null);
         }
+        return true;
     }
 
     void membersAre(Set<String> present) {

@@ -67,6 +67,11 @@ final class MessageRouter implements Inbox {
         onView.apply(view);
     }
 
+    @Override
+    public void rejected(Address from, String reason) {
+        reject(from, reason);
+    }
+
     /** A single frame, or a {@link FrameBundle} whose frames are routed one by one, in order. */
     @Override
     public void frame(Address from, byte[] buffer, int offset, int length) {
@@ -119,7 +124,9 @@ final class MessageRouter implements Inbox {
         } else if (message instanceof Acknowledgement ack) {
             group.acks().acknowledged(ack.correlation(), sender);
         } else if (message instanceof LookupReply reply) {
-            group.lookups().answered(reply.correlation(), sender, reply.copy());
+            if (!group.lookups().answered(reply.correlation(), sender, reply.copy())) {
+                reject(from, "a lookup answer this node did not ask " + sender + " for");
+            }
         } else if (message instanceof SessionRemoved removed) {
             received.bytes(removed.application(), length);
             group.backups().remove(removed.application(), removed.sessionId());

@@ -21,7 +21,10 @@ import org.jgroups.util.Util;
  * an HMAC-SHA256 over the joiner's address, the timestamp and the nonce, keyed by a key derived from
  * the secret; the coordinator recomputes the HMAC for the address the request came from and accepts
  * it only within {@link #MAX_CLOCK_SKEW} of its own clock. A captured token is useless for another
- * address and expires; with encryption on (the default) it cannot be captured at all.
+ * address and expires. It travels in the clear even with encryption on (a join request has no payload,
+ * and {@code SYM_ENCRYPT} encrypts payloads only): within the clock skew it can be replayed from the
+ * same address, which lets the replayer into the view but not into replication, whose messages need the
+ * secret ({@code FrameSeal}).
  */
 public final class SharedSecretToken extends AuthToken {
 

@@ -122,7 +122,7 @@ final class TakeoverCoordinator {
 
     private Optional<LookupRequests.Found> ask(String sessionId, List<String> members, long deadline)
             throws InterruptedException {
-        long correlation = group.lookups().open(members);
+        long correlation = group.lookups().open(sessionId, members);
         byte[] frame = group.messenger().encode(new Lookup(transport.application(), sessionId, correlation));
         for (String member : members) {
             if (group.messenger().send(member, frame, true)) {

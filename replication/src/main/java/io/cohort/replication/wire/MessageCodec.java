@@ -28,15 +28,16 @@ import java.util.Set;
 /**
  * The binary form of {@link ReplicationMessage}s. A frame is
  * <pre>
- *   magic 0xC7 | format 1 | type | body | seal (16 bytes, only when the group is secured)
+ *   magic 0xC7 | format 1 | type | body
  * </pre>
  * Bodies are fields in declaration order: varints for numbers (zig-zag where negative values are
  * possible), UTF-8 strings and byte arrays prefixed by their varint length, enums as one byte.
  * A one-attribute change of 1 KiB under a 32-character id costs about 60 bytes of framing.
  *
  * <p>Decoding checks every length against {@link WireLimits} and the frame's remaining size,
- * rejects unknown types and enum codes, trailing bytes and bad seals, and reports all of it as
- * {@link MalformedMessageException}. Thread-safe.
+ * rejects unknown types and enum codes and trailing bytes, and reports all of it as
+ * {@link MalformedMessageException}. A secured group seals each message around its frames ({@link FrameSeal}).
+ * Thread-safe.
  */
 public final class MessageCodec {
 
@@ -45,22 +46,15 @@ public final class MessageCodec {
     private static final int HEADER = 3;
 
     private final WireLimits limits;
-    private final MessageSeal seal;
 
-    /** @param seal authenticates frames; {@code null} for an unsecured group */
-    public MessageCodec(WireLimits limits, MessageSeal seal) {
+    public MessageCodec(WireLimits limits) {
         this.limits = limits;
-        this.seal = seal;
     }
 
     public byte[] encode(ReplicationMessage message) {
         WireWriter out = new WireWriter(estimate(message));
         out.writeByte(MAGIC).writeByte(FORMAT).writeByte(MessageType.of(message).code);
         writeBody(out, message);
-        if (seal != null) {
-            byte[] mac = seal.seal(out.buffer(), out.size());
-            out.writeRaw(mac, 0, mac.length);
-        }
         return out.toByteArray();
     }
 
@@ -99,14 +93,7 @@ public final class MessageCodec {
         if (length < HEADER) {
             throw new MalformedMessageException("frame of " + length + " bytes is too short");
         }
-        int bodyLength = length;
-        if (seal != null) {
-            if (!seal.verify(frame, offset, length)) {
-                throw new MalformedMessageException("frame seal does not verify (sender lacks the cluster secret?)");
-            }
-            bodyLength -= MessageSeal.LENGTH;
-        }
-        WireReader in = new WireReader(frame, offset, bodyLength);
+        WireReader in = new WireReader(frame, offset, length);
         if (in.readByte() != MAGIC) {
             throw new MalformedMessageException("not a replication frame (bad magic)");
         }

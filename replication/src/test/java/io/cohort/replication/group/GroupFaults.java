@@ -3,6 +3,7 @@ package io.cohort.replication.group;
 import io.cohort.replication.wire.MalformedMessageException;
 import io.cohort.replication.wire.ReplicationMessage;
 import io.cohort.replication.wire.ReplicationMessage.LookupReply;
+import java.util.List;
 import org.jgroups.Address;
 import org.jgroups.Event;
 import org.jgroups.Message;
@@ -58,6 +59,47 @@ final class GroupFaults {
     /** Sends raw bytes from {@code from} to {@code to}. */
     static void sendRaw(TestMember from, TestMember to, byte[] frame) {
         from.service().channel().send(address(to), frame, false);
+    }
+
+    /**
+     * Records, at {@code at}, the payload of every message {@code from} sends it, as it came off the network (with its
+     * seal, in a secured group), and passes it on: what an eavesdropper on the link could capture.
+     */
+    static List<byte[]> recordFrom(TestMember from, TestMember at) {
+        List<byte[]> captured = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Address sender = address(from);
+        at.service().channel().channel().getProtocolStack().insertProtocolAtTop(new Protocol() {
+            @Override
+            public Object up(Message message) {
+                record(message);
+                return up_prot.up(message);
+            }
+
+            @Override
+            public void up(MessageBatch batch) {
+                batch.forEach(this::record);
+                up_prot.up(batch);
+            }
+
+            private void record(Message message) {
+                if (sender.equals(message.getSrc()) && message.hasArray() && message.getLength() > 0) {
+                    captured.add(java.util.Arrays.copyOfRange(message.getArray(), message.getOffset(),
+                            message.getOffset() + message.getLength()));
+                }
+            }
+        });
+        return captured;
+    }
+
+    /**
+     * Sends {@code payload} from {@code outsider}'s network connection to {@code to} as though {@code claimedSender}
+     * sent it (a spoofed source address, and no reliable-delivery header, which the outsider could not fake): a
+     * replay of a captured message.
+     */
+    static void replay(TestMember outsider, TestMember claimedSender, TestMember to, byte[] payload) throws Exception {
+        Message message = new org.jgroups.BytesMessage(address(to), payload).setSrc(address(claimedSender))
+                .setFlag(Message.Flag.NO_RELIABILITY);
+        outsider.service().channel().channel().send(message);
     }
 
     /**

@@ -26,7 +26,7 @@ class LookupRequestsTest {
 
     @Test
     void theNewestCopyWinsOnceEveryAskedMemberAnswered() throws Exception {
-        long correlation = lookups.open(List.of("n2", "n3"));
+        long correlation = lookups.open("s1", List.of("n2", "n3"));
         lookups.answered(correlation, "n2", Optional.of(copy(3)));
         lookups.answered(correlation, "n3", Optional.of(copy(4)));
 
@@ -38,7 +38,7 @@ class LookupRequestsTest {
 
     @Test
     void aMemberSuspectedWhileTheLookupWaitsIsNoLongerWaitedFor() throws Exception {
-        long correlation = lookups.open(List.of("n2", "n3"));
+        long correlation = lookups.open("s1", List.of("n2", "n3"));
         lookups.answered(correlation, "n2", Optional.of(copy(3)));
         CompletableFuture<Optional<LookupRequests.Found>> result = CompletableFuture.supplyAsync(() -> {
             try {
@@ -58,12 +58,12 @@ class LookupRequestsTest {
     void aMemberSuspectedBeforeTheLookupIsAskedButNotWaitedForAndItsAnswerStillCountsIfItComesFirst()
             throws Exception {
         suspected.add("n3");
-        long correlation = lookups.open(List.of("n2", "n3"));
+        long correlation = lookups.open("s1", List.of("n2", "n3"));
         lookups.answered(correlation, "n3", Optional.of(copy(5)));
         lookups.answered(correlation, "n2", Optional.of(copy(3)));
 
         assertThat(lookups.await(correlation, LONG).orElseThrow().copy().version()).isEqualTo(5);
-        assertThat(lookups.await(lookups.open(List.of("n3")), LONG)).as("only suspected members asked").isEmpty();
+        assertThat(lookups.await(lookups.open("s1", List.of("n3")), LONG)).as("only suspected members asked").isEmpty();
     }
 
     @Test
@@ -74,7 +74,7 @@ class LookupRequestsTest {
             self[0].suspected(name);
             return false;
         });
-        long correlation = self[0].open(List.of("n3"));
+        long correlation = self[0].open("s1", List.of("n3"));
 
         assertThat(CompletableFuture.supplyAsync(() -> {
             try {
@@ -83,6 +83,19 @@ class LookupRequestsTest {
                 throw new IllegalStateException(e);
             }
         }).get(10, TimeUnit.SECONDS)).isEmpty();
+    }
+
+    @Test
+    void onlyTheAskedMembersAnswersWithACopyOfTheSessionLookedUpCount() throws Exception {
+        long correlation = lookups.open("s1", List.of("n2"));
+
+        assertThat(lookups.answered(correlation, "n9", Optional.of(copy(9)))).as("never asked").isFalse();
+        Instant now = Instant.now();
+        StoredSession another = new StoredSession("victim", 9, now, now, 60_000, Map.of("account", new byte[] {1}));
+        assertThat(lookups.answered(correlation, "n2", Optional.of(another))).as("a copy of another session").isFalse();
+        assertThat(lookups.answered(correlation, "n2", Optional.of(copy(3)))).isTrue();
+
+        assertThat(lookups.await(correlation, LONG).orElseThrow().copy().version()).isEqualTo(3);
     }
 
     private static StoredSession copy(long version) {

@@ -38,4 +38,32 @@ class MalformedMessageTest {
             assertThat(receiver.rejectedMessages()).isEqualTo(5);
         }
     }
+
+    @Test
+    void aConnectionAnnouncingAnOversizedMessageIsClosedBeforeAnyBufferIsTakenForIt() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            TestMember member = group.startMembers(1).get(0);
+            org.jgroups.stack.IpAddress listening = (org.jgroups.stack.IpAddress) member.service().channel().channel()
+                    .down(new org.jgroups.Event(org.jgroups.Event.GET_PHYSICAL_ADDRESS,
+                            member.service().channel().channel().getAddress()));
+            try (java.net.Socket socket = new java.net.Socket(listening.getIpAddress(), listening.getPort())) {
+                socket.setSoTimeout(10_000);
+                java.io.DataOutputStream out = new java.io.DataOutputStream(socket.getOutputStream());
+                // the connection's handshake as a peer sends it (cookie, version, its address), then a length prefix
+                // of 64 MiB and nothing more: without a limit the member would set aside 64 MiB and wait for them
+                out.write(new byte[] {'b', 'e', 'l', 'a'});
+                out.writeShort(org.jgroups.Version.version);
+                out.write(new byte[] {0, 7, 4, 127, 0, 0, 1});
+                out.writeShort(20_000);
+                out.writeInt(64 << 20);
+                out.flush();
+
+                // the member's own handshake may come first; then the connection must end, not wait for 64 MiB
+                assertThat(socket.getInputStream().readAllBytes().length).as("the member's handshake at most")
+                        .isLessThan(64);
+            }
+            ShopVisit visit = new ShopVisit(member).request(Map.of("still", "working"));
+            assertThat(visit.id()).isNotNull();
+        }
+    }
 }

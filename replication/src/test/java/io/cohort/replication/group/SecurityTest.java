@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cohort.config.Secret;
 import io.cohort.config.SecurityConfig;
 import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import java.time.Instant;
 import java.util.List;
@@ -91,6 +93,36 @@ class SecurityTest {
 
             assertThat(victim.backup("forged")).isEmpty();
         }
+    }
+
+    @Test
+    void aCapturedMessageReplayedByAnOutsiderIsRejectedWhereverItIsSent() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            TestMember outsider = group.startLoner(3, "x", Optional.empty());
+            GroupFaults.introduce(outsider, b);
+            GroupFaults.introduce(outsider, c);
+            List<byte[]> captured = GroupFaults.recordFrom(a, b);
+            GroupFaults.send(a, b, forgedUpdate("replayed")); // a legitimate copy, as the link carried it
+            Await.until("b holds the copy", () -> b.backupVersion("replayed") == 1);
+            GroupFaults.send(a, b, new SessionRemoved(TestGroup.APP, "replayed", RemovalCause.INVALIDATED));
+            Await.until("b dropped it", () -> b.backup("replayed").isEmpty());
+            byte[] update = captured.stream().filter(payload -> containsAscii(payload, "replayed")).findFirst().orElseThrow();
+
+            GroupFaults.replay(outsider, a, b, update);
+            GroupFaults.replay(outsider, a, c, update);
+
+            Await.until("both replays rejected", () -> b.rejectedMessages() == 1 && c.rejectedMessages() == 1);
+            assertThat(b.backup("replayed")).as("the signed-off session is not brought back").isEmpty();
+            assertThat(c.backup("replayed")).isEmpty();
+        }
+    }
+
+    private static boolean containsAscii(byte[] payload, String text) {
+        return new String(payload, java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
     }
 
     private static SessionUpdate forgedUpdate(String id) {

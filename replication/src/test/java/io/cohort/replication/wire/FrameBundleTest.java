@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class FrameBundleTest {
 
-    private final MessageCodec codec = new MessageCodec(WireLimits.DEFAULT, new MessageSeal(new byte[32]));
+    private final MessageCodec codec = new MessageCodec(WireLimits.DEFAULT);
 
     @Test
     void framesComeBackInOrderAndEachStillDecodes() throws Exception {

@@ -121,6 +121,45 @@ class SecurityTest {
         }
     }
 
+    @Test
+    void aMemberWithoutSecurityOnAnAddressOtherThanLoopbackWarnsAndOnLoopbackDoesNot() throws Exception {
+        Optional<String> network = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
+                .filter(nic -> isUp(nic)).flatMap(java.net.NetworkInterface::inetAddresses)
+                .filter(a -> a instanceof java.net.Inet4Address && !a.isLoopbackAddress() && !a.isLinkLocalAddress())
+                .map(java.net.InetAddress::getHostAddress).findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(network.isPresent(),
+                "this machine has no IPv4 address other than loopback to bind a member to");
+        String external = network.get();
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+                new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger serviceLog =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(GroupReplicationService.class);
+        log.start();
+        serviceLog.addAppender(log);
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            group.startLoner(0, "onLoopback", Optional.empty());
+            group.startLoner(1, "onTheNetwork", external, Optional.empty());
+        } finally {
+            serviceLog.detachAppender(log);
+        }
+
+        List<String> warnings;
+        synchronized (log) {
+            warnings = log.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
+        }
+        assertThat(warnings).singleElement().asString().startsWith("onTheNetwork replicates sessions on " + external)
+                .contains("without <security>");
+    }
+
+    private static boolean isUp(java.net.NetworkInterface nic) {
+        try {
+            return nic.isUp();
+        } catch (java.net.SocketException e) {
+            return false;
+        }
+    }
+
     private static boolean containsAscii(byte[] payload, String text) {
         return new String(payload, java.nio.charset.StandardCharsets.ISO_8859_1).contains(text);
     }

@@ -130,8 +130,14 @@ public final class TestGroup implements AutoCloseable {
      * own), e.g. an intruder that sends to members directly instead of joining.
      */
     public TestMember startLoner(int slot, String name, Optional<SecurityConfig> memberSecurity) throws Exception {
-        PeerProtocol alone = new PeerProtocol("127.0.0.1", ports.get(slot), 1, Duration.ofMillis(300), Discovery.STATIC,
-                Optional.empty(), Optional.empty(), Optional.empty(), List.of(new PeerMember("127.0.0.1", ports.get(slot))),
+        return startLoner(slot, name, "127.0.0.1", memberSecurity);
+    }
+
+    /** A loner ({@link #startLoner}) whose transport listens on {@code bindAddress}. */
+    public TestMember startLoner(int slot, String name, String bindAddress, Optional<SecurityConfig> memberSecurity)
+            throws Exception {
+        PeerProtocol alone = new PeerProtocol(bindAddress, ports.get(slot), 1, Duration.ofMillis(300), Discovery.STATIC,
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of(new PeerMember(bindAddress, ports.get(slot))),
                 PeerProtocol.DEFAULT_BATCH_SIZE, PeerProtocol.DEFAULT_FLUSH_INTERVAL);
         return start(name, "localhost", settings, memberSecurity, alone);
     }

@@ -89,7 +89,7 @@ public final class HotPath {
     public byte[] prepare(SessionChange delta) {
         shadow = delta.applyTo(shadow);
         byte[] frame = codec.encode(new SessionUpdate(APPLICATION, 0, delta));
-        return seal == null ? frame : seal.seal(frame, OWNER, HOLDER);
+        return seal == null ? frame : seal.seal(frame, OWNER, HOLDER, false);
     }
 
     /** Holder side: decode and apply to the backup store. */

@@ -60,12 +60,13 @@ final class GroupChannel implements Receiver, AutoCloseable {
      * regular messages directly).
      */
     boolean send(Address to, byte[] frame, boolean urgent) {
-        return send(new BytesMessage(to, seal == null ? frame : seal.seal(frame, ownIdentity(), identity(to))), urgent);
+        return send(new BytesMessage(to, seal == null ? frame : seal.seal(frame, ownIdentity(), identity(to), urgent)),
+                urgent);
     }
 
     /** Sends to every other member of the view. */
     boolean sendToAll(byte[] frame) {
-        Message message = new BytesMessage(null, seal == null ? frame : seal.seal(frame, ownIdentity(), null));
+        Message message = new BytesMessage(null, seal == null ? frame : seal.seal(frame, ownIdentity(), null, false));
         message.setFlag(Message.TransientFlag.DONT_LOOPBACK);
         return send(message, false);
     }
@@ -136,7 +137,7 @@ final class GroupChannel implements Receiver, AutoCloseable {
     @Override
     public void viewAccepted(View view) {
         if (seal != null) {
-            seal.forgetQuietSenders();
+            seal.forgetSendersOtherThan(view.getMembers().stream().map(GroupChannel::identity).toList());
         }
         Inbox target = inbox;
         if (target != null) {

@@ -22,7 +22,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jgroups.Address;
 import org.jgroups.View;
@@ -48,7 +49,9 @@ final class MessageRouter implements Inbox {
     private final MeterRegistry meters;
     private final ReceivedMeters received;
     private final Counter rejected;
-    private final AtomicBoolean rejectionLogged = new AtomicBoolean();
+    private static final int MAX_REJECTION_KINDS_LOGGED = 32;
+    /** The kinds of rejection already logged at warning level (each kind once: a clock step is not hidden by garbage). */
+    private final Set<String> rejectionsLogged = ConcurrentHashMap.newKeySet();
     private final Function<View, Void> onView;
 
     MessageRouter(GroupContext group, MessageCodec codec, Map<String, GroupSessionTransport> applications,
@@ -220,10 +223,16 @@ final class MessageRouter implements Inbox {
         }
     }
 
+    /** A rejection's kind: the first three words of its reason, before any number or name in it. */
+    private static String kindOf(String reason) {
+        String[] words = reason.split(" ", 4);
+        return String.join(" ", java.util.Arrays.copyOf(words, Math.min(3, words.length)));
+    }
+
     private void reject(Address from, String reason) {
         rejected.increment();
-        if (rejectionLogged.compareAndSet(false, true)) {
-            LOG.warn("Rejected a replication message from {}: {} (further rejections are only counted in {})",
+        if (rejectionsLogged.size() < MAX_REJECTION_KINDS_LOGGED && rejectionsLogged.add(kindOf(reason))) {
+            LOG.warn("Rejected a replication message from {}: {} (further rejections of this kind are only counted in {})",
                     from, reason, ReplicationMetrics.REJECTED);
         } else {
             LOG.debug("Rejected a replication message from {}: {}", from, reason);

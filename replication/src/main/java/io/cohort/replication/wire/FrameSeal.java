@@ -5,48 +5,89 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Authenticates what a secured group's members send each other, message by message, so that a member without the
- * cluster secret can neither forge a message nor replay one it captured. Each message's payload (a frame or a
- * bundle of frames) gets a trailer
+ * cluster secret can neither forge a message nor replay one it captured. Each message's payload (a frame or a bundle
+ * of frames) gets a trailer
  * <pre>
- *   scope (1: to one member, 2: to all) | sequence (8) | sent at, epoch ms (8) | seal (16)
+ *   stream (1) | sequence (8) | sent at, epoch ms (8) | to-all mark (8) | seal (16)
  * </pre>
- * where the seal is a truncated HMAC-SHA256, keyed by a key derived from the cluster secret, over the payload, the
- * trailer's fields, the sender's identity and, for a message to one member, that member's identity (JGroups
- * addresses: random for every start of a member). A receiver refuses a message whose seal does not verify, one sent
- * to another member (or to an earlier start of itself), one whose sending time is more than the allowed clock skew
- * away from its own clock, and one whose sequence number it has accepted from that sender before or that is too old
- * to tell ({@link ReplayWindow}). What remains replayable is a message to all members, sent within the clock skew,
- * to a member that has not yet heard from that sender since it started. Thread-safe.
+ * The stream is one of: to one member, to one member urgent (answers that overtake the regular messages), to all.
+ * A sender numbers each stream on its own, a stream to one member per receiver (JGroups addresses are random for every
+ * start of a member), so a receiver sees each stream's numbers nearly in order. The to-all mark, in every message, is
+ * the last number the sender gave a message to all. The seal is a truncated HMAC-SHA256, keyed by a key derived from the
+ * cluster secret, over the payload, the trailer's fields, the sender's identity and, for a stream to one member, the
+ * receiver's.
+ *
+ * <p>A receiver refuses a message whose seal does not verify, one meant for another member (or an earlier start of
+ * itself), and one whose number it accepted before or that is older than its {@link ReplayWindow}. A stream's first
+ * message must be fresh (sent within the clock skew of the receiver's clock); later ones need not be, so a clock that
+ * steps after the members met does not stop replication. A stream to one member starts a little below its first
+ * number seen ({@value #STREAM_START_MARGIN}), so a stream met again after it was forgotten (its sender partitioned
+ * away and back) cannot be fed its older messages. A stream to all starts where the sender's latest message to
+ * this member put its to-all mark: messages to all sent before the sender first wrote to this member are refused, so
+ * a member that just joined cannot be fed a backlog of captured ones. A stream's window is forgotten only when its
+ * sender has left the view and stayed quiet for twice the clock skew. Thread-safe.
  */
 public final class FrameSeal {
 
     /** Bytes the trailer adds to each message. */
-    public static final int TRAILER = 1 + Long.BYTES + Long.BYTES + 16;
+    public static final int TRAILER = 1 + Long.BYTES * 3 + 16;
     private static final int SEAL = 16;
-    private static final byte TO_ONE = 1;
-    private static final byte TO_ALL = 2;
     private static final String ALGORITHM = "HmacSHA256";
     private static final byte[] NOBODY = new byte[0];
+    /**
+     * How far below a stream's first number seen here a message to one member may still arrive: the numbers are given
+     * before the message enters JGroups, so threads sending to the same member at once can hand their messages over in
+     * another order.
+     */
+    static final int STREAM_START_MARGIN = 64;
+
+    /** The streams a sender numbers on their own; the code is the trailer's first byte. */
+    private enum Stream {
+        TO_ONE(1), TO_ALL(2), TO_ONE_URGENT(3);
+
+        final byte code;
+
+        Stream(int code) {
+            this.code = (byte) code;
+        }
+
+        static Stream of(byte code) throws MalformedMessageException {
+            for (Stream stream : values()) {
+                if (stream.code == code) {
+                    return stream;
+                }
+            }
+            throw new MalformedMessageException("message seal of unknown stream " + code);
+        }
+    }
+
+    private record StreamKey(ByteBuffer member, Stream stream) {
+    }
 
     private final SecretKeySpec key;
     private final ThreadLocal<Mac> macs;
-    private final AtomicLong sequence = new AtomicLong();
     private final long maxSkewMillis;
     private final LongSupplier clock;
-    private final ConcurrentMap<ByteBuffer, ReplayWindow> windows = new ConcurrentHashMap<>();
+    private final AtomicLong toAll = new AtomicLong();
+    private final ConcurrentMap<StreamKey, AtomicLong> toOne = new ConcurrentHashMap<>();
+    private final ConcurrentMap<StreamKey, ReplayWindow> windows = new ConcurrentHashMap<>();
+    private final ConcurrentMap<ByteBuffer, Long> toAllMarks = new ConcurrentHashMap<>();
 
     /**
      * @param keyBytes at least 32 bytes of key material (a key derived from the secret, not the secret)
-     * @param maxSkew  how far a sender's clock may be from the receiver's
+     * @param maxSkew  how far the sending time of a stream's first message may be from the receiver's clock
      * @param clock    the current time in epoch milliseconds
      */
     public FrameSeal(byte[] keyBytes, Duration maxSkew, LongSupplier clock) {
@@ -63,14 +104,18 @@ public final class FrameSeal {
     /**
      * The payload with its trailer, for the member {@code to} or, when {@code to} is null, for every member.
      *
-     * @param from the sender's identity (its address, as receivers will see it)
+     * @param from   the sender's identity (its address, as receivers will see it)
+     * @param urgent whether the message may overtake the regular ones to the same member (JGroups out-of-band)
      */
-    public byte[] seal(byte[] payload, byte[] from, byte[] to) {
+    public byte[] seal(byte[] payload, byte[] from, byte[] to, boolean urgent) {
+        Stream stream = to == null ? Stream.TO_ALL : urgent ? Stream.TO_ONE_URGENT : Stream.TO_ONE;
+        long number = to == null ? toAll.incrementAndGet()
+                : toOne.computeIfAbsent(new StreamKey(ByteBuffer.wrap(to.clone()), stream), k -> new AtomicLong())
+                        .incrementAndGet();
         byte[] sealed = Arrays.copyOf(payload, payload.length + TRAILER);
         ByteBuffer trailer = ByteBuffer.wrap(sealed, payload.length, TRAILER);
-        trailer.put(to == null ? TO_ALL : TO_ONE).putLong(sequence.incrementAndGet()).putLong(clock.getAsLong());
-        byte[] seal = seal(sealed, 0, payload.length, from, to == null ? NOBODY : to);
-        trailer.put(seal);
+        trailer.put(stream.code).putLong(number).putLong(clock.getAsLong()).putLong(toAll.get());
+        trailer.put(seal(sealed, 0, payload.length, from, to == null ? NOBODY : to));
         return sealed;
     }
 
@@ -79,8 +124,8 @@ public final class FrameSeal {
      *
      * @param from the sender's identity, as the transport reports it
      * @param self this member's identity
-     * @throws MalformedMessageException if the message is not one a member with the secret sent to this member, now,
-     *     for the first time
+     * @throws MalformedMessageException if the message is not one a member with the secret sent to this member and
+     *     this member has not accepted before
      */
     public int open(byte[] buffer, int offset, int length, byte[] from, byte[] self) throws MalformedMessageException {
         if (length < TRAILER) {
@@ -88,47 +133,77 @@ public final class FrameSeal {
         }
         int payload = length - TRAILER;
         ByteBuffer trailer = ByteBuffer.wrap(buffer, offset + payload, TRAILER);
-        byte scope = trailer.get();
+        Stream stream = Stream.of(trailer.get());
         long number = trailer.getLong();
         long sentAt = trailer.getLong();
-        if (scope != TO_ONE && scope != TO_ALL) {
-            throw new MalformedMessageException("message seal of unknown scope " + scope);
-        }
-        byte[] expected = seal(buffer, offset, payload, from, scope == TO_ALL ? NOBODY : self);
-        byte[] actual = Arrays.copyOfRange(buffer, offset + length - SEAL, offset + length);
-        if (!MessageDigest.isEqual(expected, actual)) {
+        long toAllMark = trailer.getLong();
+        byte[] expected = seal(buffer, offset, payload, from, stream == Stream.TO_ALL ? NOBODY : self);
+        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(buffer, offset + length - SEAL, offset + length))) {
             throw new MalformedMessageException("message seal does not verify (sender lacks the cluster secret, or the "
                     + "message was meant for another member)");
         }
-        long skew = Math.abs(clock.getAsLong() - sentAt);
-        if (skew > maxSkewMillis) {
-            throw new MalformedMessageException("message sent " + skew + " ms from this member's time, more than the "
-                    + "allowed clock skew of " + maxSkewMillis + " ms (a replay, or clocks out of step)");
-        }
         ByteBuffer sender = ByteBuffer.wrap(from.clone());
-        ReplayWindow window = windows.get(sender);
-        if (window == null) {
-            ReplayWindow first = new ReplayWindow(number);
-            window = windows.putIfAbsent(sender, first);
+        if (stream != Stream.TO_ALL) {
+            toAllMarks.merge(sender, toAllMark, Math::max);
+        }
+        StreamKey key = new StreamKey(sender, stream);
+        while (true) {
+            ReplayWindow window = windows.get(key);
             if (window == null) {
-                return payload;
+                window = startStream(key, sentAt, number);
+            }
+            switch (window.accept(number)) {
+                case ACCEPTED:
+                    return payload;
+                case SEEN_BEFORE:
+                    throw new MalformedMessageException("message number " + number + " of this sender's stream "
+                            + stream + " was accepted before (a replay)");
+                case TOO_OLD:
+                    throw new MalformedMessageException("message number " + number + " of this sender's stream "
+                            + stream + " is older than this member can tell apart from a replay");
+                case RETIRED:
+                    windows.remove(key, window);
+                    break;
+                default:
+                    throw new IllegalStateException();
             }
         }
-        if (!window.accept(number)) {
-            throw new MalformedMessageException("message number " + number + " was seen before or is too old (a replay)");
-        }
-        return payload;
     }
 
-    /** Forgets the senders not heard from for twice the clock skew: their messages are refused as too old anyway. */
-    public void forgetQuietSenders() {
-        long idle = System.nanoTime() - Duration.ofMillis(2 * maxSkewMillis).toNanos();
-        windows.values().removeIf(window -> window.lastUsedNanos() - idle < 0);
+    private ReplayWindow startStream(StreamKey key, long sentAt, long number) throws MalformedMessageException {
+        long skew = Math.abs(clock.getAsLong() - sentAt);
+        if (skew > maxSkewMillis) {
+            throw new MalformedMessageException("first message of a stream sent " + skew + " ms from this member's "
+                    + "time, more than the allowed clock skew of " + maxSkewMillis + " ms (a replay, or clocks out of step)");
+        }
+        long floor = Math.max(0, number - STREAM_START_MARGIN);
+        if (key.stream() == Stream.TO_ALL) {
+            Long mark = toAllMarks.get(key.member());
+            if (mark == null) {
+                throw new MalformedMessageException("a message to all before any message of the sender's own to this member");
+            }
+            floor = mark;
+        }
+        ReplayWindow started = new ReplayWindow(floor);
+        ReplayWindow raced = windows.putIfAbsent(key, started);
+        return raced != null ? raced : started;
+    }
+
+    /**
+     * Forgets the streams of senders that are not {@code members} and were quiet for twice the clock skew: a sender
+     * that comes back starts new streams, whose first messages must be fresh.
+     */
+    public void forgetSendersOtherThan(Collection<byte[]> members) {
+        Set<ByteBuffer> present = members.stream().map(m -> ByteBuffer.wrap(m.clone())).collect(Collectors.toSet());
+        long idleNanos = Duration.ofMillis(2 * maxSkewMillis).toNanos();
+        windows.entrySet().removeIf(e -> !present.contains(e.getKey().member()) && e.getValue().retireIfIdle(idleNanos));
+        toAllMarks.keySet().removeIf(sender -> !present.contains(sender)
+                && windows.keySet().stream().noneMatch(k -> k.member().equals(sender)));
     }
 
     private byte[] seal(byte[] buffer, int offset, int payload, byte[] from, byte[] to) {
         Mac mac = macs.get();
-        mac.update(buffer, offset, payload + 1 + Long.BYTES + Long.BYTES);
+        mac.update(buffer, offset, payload + TRAILER - SEAL);
         mac.update((byte) from.length);
         mac.update(from);
         mac.update((byte) to.length);

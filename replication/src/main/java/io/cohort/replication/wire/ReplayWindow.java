@@ -1,60 +1,86 @@
 package io.cohort.replication.wire;
 
 /**
- * The sequence numbers one sender's sealed messages have carried, as far as a receiver must remember them to refuse a
- * message seen before. Remembers the highest number accepted and which of the {@value #SIZE} below it were; a number
- * older than that, one at or below the floor set at first contact (the first number seen, less a margin for messages
- * overtaken on the way, such as out-of-band answers), or one already accepted is refused. A sender numbers all its
- * messages in one sequence, whoever they are for, so a receiver sees gaps; they are not losses. Thread-safe.
+ * The sequence numbers of one stream of sealed messages (one sender, to this member or to all, regular or urgent) as
+ * far as a receiver must remember them to refuse a message seen before. Remembers the highest number accepted and which
+ * of the {@value #SIZE} below it were; a number at or below the floor (where the stream started for this receiver), one
+ * older than the window, or one already accepted is refused. Thread-safe.
  */
 final class ReplayWindow {
 
     /** How far behind the highest number accepted a message may still arrive. */
     static final int SIZE = 1 << 16;
-    /** How far below the first number seen a message sent before it may still arrive. */
-    static final int FIRST_CONTACT_MARGIN = 1 << 10;
+
+    /** What became of an offered number. */
+    enum Verdict {
+        ACCEPTED, SEEN_BEFORE, TOO_OLD, RETIRED
+    }
 
     private final long[] seen = new long[SIZE / Long.SIZE];
     private final long floor;
     private long highest;
-    private volatile long lastUsedNanos;
+    private boolean retired;
+    private volatile long lastUsedNanos = System.nanoTime();
 
-    ReplayWindow(long first) {
-        this.floor = first - FIRST_CONTACT_MARGIN;
-        this.highest = first;
-        mark(first);
-        lastUsedNanos = System.nanoTime();
+    /** A window that accepts numbers above {@code floor} (numbers at or below it came before the stream began here). */
+    ReplayWindow(long floor) {
+        this.floor = floor;
+        this.highest = floor;
     }
 
-    /** Whether {@code sequence} is new; if so it is remembered, and a second call with it answers false. */
-    synchronized boolean accept(long sequence) {
+    /** Whether {@code sequence} is new; if so it is remembered, and a second offer of it is {@link Verdict#SEEN_BEFORE}. */
+    synchronized Verdict accept(long sequence) {
+        if (retired) {
+            return Verdict.RETIRED;
+        }
         lastUsedNanos = System.nanoTime();
         if (sequence <= floor) {
-            return false;
+            return Verdict.TOO_OLD;
         }
         if (sequence > highest) {
-            long advance = sequence - highest;
-            if (advance >= SIZE) {
+            if (sequence - highest >= SIZE) {
                 java.util.Arrays.fill(seen, 0L);
             } else {
-                for (long n = highest + 1; n < sequence; n++) {
-                    clear(n);
-                }
+                clearBetween(highest + 1, sequence);
             }
             highest = sequence;
             mark(sequence);
-            return true;
+            return Verdict.ACCEPTED;
         }
-        if (highest - sequence >= SIZE || isMarked(sequence)) {
-            return false;
+        if (highest - sequence >= SIZE) {
+            return Verdict.TOO_OLD;
+        }
+        if (isMarked(sequence)) {
+            return Verdict.SEEN_BEFORE;
         }
         mark(sequence);
-        return true;
+        return Verdict.ACCEPTED;
     }
 
-    /** When a message was last offered ({@link System#nanoTime}). */
-    long lastUsedNanos() {
-        return lastUsedNanos;
+    /**
+     * Retires the window if it was not used for {@code idleNanos}: it accepts nothing more, and whoever holds it looks
+     * the stream up again. Returns whether it retired.
+     */
+    synchronized boolean retireIfIdle(long idleNanos) {
+        if (System.nanoTime() - lastUsedNanos >= idleNanos) {
+            retired = true;
+        }
+        return retired;
+    }
+
+    /** Forgets the numbers from {@code from} (inclusive) to {@code to} (exclusive), a word at a time where it can. */
+    private void clearBetween(long from, long to) {
+        long n = from;
+        while (n < to) {
+            int bit = (int) (n & (SIZE - 1));
+            if ((bit & 63) == 0 && to - n >= 64) {
+                seen[bit >>> 6] = 0L;
+                n += 64;
+            } else {
+                clear(n);
+                n++;
+            }
+        }
     }
 
     private void mark(long sequence) {

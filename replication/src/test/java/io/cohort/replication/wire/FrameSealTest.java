@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-/** {@link FrameSeal}: who may send, to whom, when, and only once. */
+/** {@link FrameSeal}: who may send, to whom, and only once. */
 class FrameSealTest {
 
     private static final byte[] A = identity(1);
@@ -22,91 +23,180 @@ class FrameSealTest {
 
     @Test
     void aSealedMessageOpensOnceAtItsReceiver() throws Exception {
-        byte[] message = sender.seal(PAYLOAD, A, B);
+        byte[] message = sender.seal(PAYLOAD, A, B, false);
 
         assertThat(message).hasSize(PAYLOAD.length + FrameSeal.TRAILER);
-        assertThat(receiver.open(message, 0, message.length, A, B)).isEqualTo(PAYLOAD.length);
-        assertThatThrownBy(() -> receiver.open(message, 0, message.length, A, B)).hasMessageContaining("seen before");
+        assertThat(open(receiver, message, A, B)).isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(receiver, message, A, B)).hasMessageContaining("accepted before (a replay)");
     }
 
     @Test
     void aMessageForOneMemberDoesNotOpenAtAnother() {
-        byte[] message = sender.seal(PAYLOAD, A, B);
+        byte[] message = sender.seal(PAYLOAD, A, B, false);
 
-        assertThatThrownBy(() -> receiver.open(message, 0, message.length, A, C)).isInstanceOf(MalformedMessageException.class)
+        assertThatThrownBy(() -> open(receiver, message, A, C)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("does not verify");
     }
 
     @Test
     void aMessageFromAnotherSenderThanItClaimsDoesNotOpen() {
-        byte[] message = sender.seal(PAYLOAD, A, B);
+        byte[] message = sender.seal(PAYLOAD, A, B, false);
 
-        assertThatThrownBy(() -> receiver.open(message, 0, message.length, C, B)).hasMessageContaining("does not verify");
-    }
-
-    @Test
-    void aMessageToAllOpensAtEveryMemberOnce() throws Exception {
-        byte[] message = sender.seal(PAYLOAD, A, null);
-        FrameSeal other = seal(new byte[32]);
-
-        assertThat(receiver.open(message, 0, message.length, A, B)).isEqualTo(PAYLOAD.length);
-        assertThat(other.open(message, 0, message.length, A, C)).isEqualTo(PAYLOAD.length);
-        assertThatThrownBy(() -> other.open(message, 0, message.length, A, C)).hasMessageContaining("seen before");
+        assertThatThrownBy(() -> open(receiver, message, C, B)).hasMessageContaining("does not verify");
     }
 
     @Test
     void anotherKeyOrAChangedByteOrNoSealIsRefused() {
         byte[] otherKey = new byte[32];
         otherKey[0] = 1;
-        byte[] forged = seal(otherKey).seal(PAYLOAD, A, B);
-        byte[] tampered = sender.seal(PAYLOAD, A, B);
+        byte[] forged = seal(otherKey).seal(PAYLOAD, A, B, false);
+        byte[] tampered = sender.seal(PAYLOAD, A, B, false);
         tampered[1] ^= 1;
+        byte[] otherStream = sender.seal(PAYLOAD, A, B, false);
+        otherStream[PAYLOAD.length] = 3; // claimed urgent: another stream, numbered apart
 
-        assertThatThrownBy(() -> receiver.open(forged, 0, forged.length, A, B)).hasMessageContaining("does not verify");
-        assertThatThrownBy(() -> receiver.open(tampered, 0, tampered.length, A, B)).hasMessageContaining("does not verify");
+        assertThatThrownBy(() -> open(receiver, forged, A, B)).hasMessageContaining("does not verify");
+        assertThatThrownBy(() -> open(receiver, tampered, A, B)).hasMessageContaining("does not verify");
+        assertThatThrownBy(() -> open(receiver, otherStream, A, B)).hasMessageContaining("does not verify");
         assertThatThrownBy(() -> receiver.open(PAYLOAD, 0, PAYLOAD.length, A, B)).hasMessageContaining("no seal");
     }
 
     @Test
-    void aMessageSentOutsideTheClockSkewIsRefused() {
-        byte[] message = sender.seal(PAYLOAD, A, B);
+    void aStreamsFirstMessageMustBeFreshButLaterOnesSurviveAClockStep() throws Exception {
+        byte[] stale = sender.seal(PAYLOAD, A, B, false);
         now.addAndGet(Duration.ofMinutes(5).toMillis() + 1);
+        assertThatThrownBy(() -> open(receiver, stale, A, B)).hasMessageContaining("clock skew");
 
-        assertThatThrownBy(() -> receiver.open(message, 0, message.length, A, B)).hasMessageContaining("clock skew");
+        byte[] fresh = sender.seal(PAYLOAD, A, B, false);
+        assertThat(open(receiver, fresh, A, B)).isEqualTo(PAYLOAD.length);
+        now.addAndGet(-Duration.ofHours(1).toMillis()); // the receiver's clock steps back an hour
+        byte[] next = sender.seal(PAYLOAD, A, B, false);
+        now.addAndGet(Duration.ofHours(1).toMillis());
+        assertThat(open(receiver, next, A, B)).as("a stream already met").isEqualTo(PAYLOAD.length);
     }
 
     @Test
-    void messagesOvertakenOnTheWayOpenAndTheSenderNumbersAllItsMessagesInOneSequence() throws Exception {
-        byte[] first = sender.seal(PAYLOAD, A, B);
-        byte[] toSomeoneElse = sender.seal(PAYLOAD, A, C);
-        byte[] third = sender.seal(PAYLOAD, A, B);
+    void eachStreamToOneMemberIsNumberedOnItsOwnSoTrafficToOthersAndUrgentAnswersDoNotPushItsMessagesOut()
+            throws Exception {
+        byte[] held = sender.seal(PAYLOAD, A, B, false); // waits in flow control on its way to B
+        for (int i = 0; i < ReplayWindow.SIZE + 10; i++) {
+            sender.seal(PAYLOAD, A, C, false);
+        }
+        byte[] urgent = sender.seal(PAYLOAD, A, B, true);
+        byte[] next = sender.seal(PAYLOAD, A, B, false);
 
-        assertThat(toSomeoneElse).isNotNull();
-        assertThat(receiver.open(third, 0, third.length, A, B)).isEqualTo(PAYLOAD.length);
-        assertThat(receiver.open(first, 0, first.length, A, B)).as("overtaken, not replayed").isEqualTo(PAYLOAD.length);
-        assertThatThrownBy(() -> receiver.open(first, 0, first.length, A, B)).hasMessageContaining("seen before");
+        assertThat(open(receiver, urgent, A, B)).isEqualTo(PAYLOAD.length);
+        assertThat(open(receiver, next, A, B)).isEqualTo(PAYLOAD.length);
+        assertThat(open(receiver, held, A, B)).as("overtaken, not replayed").isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(receiver, held, A, B)).hasMessageContaining("accepted before");
     }
 
     @Test
-    void theWindowRefusesWhatIsTooOldToTellAndWhatPrecedesTheFirstContactByMoreThanTheMargin() {
+    void aMessageToAllOpensAtEveryMemberThatHeardFromItsSenderOnce() throws Exception {
+        FrameSeal other = seal(new byte[32]);
+        byte[] helloB = sender.seal(PAYLOAD, A, B, true);
+        byte[] hello = sender.seal(PAYLOAD, A, C, true);
+        byte[] toAll = sender.seal(PAYLOAD, A, null, false);
+        assertThat(open(receiver, helloB, A, B)).isEqualTo(PAYLOAD.length);
+
+        assertThat(open(receiver, toAll, A, B)).isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(other, toAll, A, C)).as("C has not heard from A yet")
+                .hasMessageContaining("before any message of the sender's own");
+        assertThat(open(other, hello, A, C)).isEqualTo(PAYLOAD.length);
+        assertThat(open(other, sender.seal(PAYLOAD, A, null, false), A, C)).isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(receiver, toAll, A, B)).hasMessageContaining("accepted before");
+    }
+
+    @Test
+    void aMemberThatJustJoinedCannotBeFedABacklogOfCapturedMessagesToAll() throws Exception {
+        List<byte[]> captured = List.of(sender.seal(PAYLOAD, A, null, false), sender.seal(PAYLOAD, A, null, false));
+        FrameSeal joined = seal(new byte[32]);
+        byte[] hello = sender.seal(PAYLOAD, A, C, true); // the sender greets the member that joined
+
+        assertThat(open(joined, hello, A, C)).isEqualTo(PAYLOAD.length);
+        for (byte[] replay : captured) {
+            assertThatThrownBy(() -> open(joined, replay, A, C)).hasMessageContaining("older than");
+        }
+        assertThat(open(joined, sender.seal(PAYLOAD, A, null, false), A, C)).as("sent after the greeting")
+                .isEqualTo(PAYLOAD.length);
+    }
+
+    @Test
+    void theStreamsOfASenderStillInTheViewAreKeptAndThoseOfOneThatLeftAndWentQuietForgotten() throws Exception {
+        byte[] first = sender.seal(PAYLOAD, A, B, false);
+        assertThat(open(receiver, first, A, B)).isEqualTo(PAYLOAD.length);
+
+        receiver.forgetSendersOtherThan(List.of(A, B));
+        assertThatThrownBy(() -> open(receiver, first, A, B)).as("kept: still a replay").hasMessageContaining("accepted before");
+        receiver.forgetSendersOtherThan(List.of(B)); // A left, but spoke just now: kept until quiet
+        assertThatThrownBy(() -> open(receiver, first, A, B)).hasMessageContaining("accepted before");
+    }
+
+    @Test
+    void aStreamMetAgainAfterItWasForgottenRefusesItsOlderMessages() throws Exception {
+        List<byte[]> old = new java.util.ArrayList<>();
+        for (int i = 0; i < FrameSeal.STREAM_START_MARGIN + 2; i++) {
+            old.add(sender.seal(PAYLOAD, A, B, false)); // captured while B never saw them (A was partitioned away)
+        }
+        byte[] later = sender.seal(PAYLOAD, A, B, false);
+        FrameSeal forgotten = seal(new byte[32]);
+
+        assertThat(open(forgotten, later, A, B)).isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(forgotten, old.get(0), A, B)).hasMessageContaining("older than");
+        assertThat(open(forgotten, old.get(old.size() - 1), A, B)).as("within the margin: overtaken on the way")
+                .isEqualTo(PAYLOAD.length);
+    }
+
+    @Test
+    void theWindowRefusesWhatIsTooOldOrAtTheFloorAndRemembersWhatItAccepted() {
         ReplayWindow window = new ReplayWindow(10_000);
 
-        assertThat(window.accept(10_000 - ReplayWindow.FIRST_CONTACT_MARGIN)).as("before first contact").isFalse();
-        assertThat(window.accept(9_999)).isTrue();
-        assertThat(window.accept(10_000 + ReplayWindow.SIZE + 5)).isTrue();
-        assertThat(window.accept(10_005)).as("too old to tell").isFalse();
-        assertThat(window.accept(10_006)).as("just inside the window, never seen").isTrue();
-        assertThat(window.accept(10_006)).isFalse();
+        assertThat(window.accept(10_000)).as("at the floor").isEqualTo(ReplayWindow.Verdict.TOO_OLD);
+        assertThat(window.accept(10_001)).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(10_000 + ReplayWindow.SIZE + 5)).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(10_005)).as("too old to tell").isEqualTo(ReplayWindow.Verdict.TOO_OLD);
+        assertThat(window.accept(10_006)).as("just inside the window, never seen").isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(10_006)).isEqualTo(ReplayWindow.Verdict.SEEN_BEFORE);
+    }
+
+    @Test
+    void numbersSkippedByAnAdvanceAreForgottenAndCanArriveLaterOnce() {
+        ReplayWindow window = new ReplayWindow(99);
+        assertThat(window.accept(100 + ReplayWindow.SIZE - 1)).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+
+        for (long n = 101; n < 100 + ReplayWindow.SIZE - 1; n += 997) {
+            assertThat(window.accept(n)).as("skipped %d, arriving late", n).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+            assertThat(window.accept(n)).as("%d again", n).isEqualTo(ReplayWindow.Verdict.SEEN_BEFORE);
+        }
+        // wrapping round: numbers a whole window later reuse the same bits, which the advance cleared
+        assertThat(window.accept(101 + 2L * ReplayWindow.SIZE)).isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(102 + ReplayWindow.SIZE)).as("skipped by the second advance")
+                .isEqualTo(ReplayWindow.Verdict.ACCEPTED);
+        assertThat(window.accept(101 + ReplayWindow.SIZE)).isEqualTo(ReplayWindow.Verdict.TOO_OLD);
+    }
+
+    @Test
+    void aRetiredWindowAcceptsNothingAndOnlyAnIdleOneRetires() {
+        ReplayWindow window = new ReplayWindow(0);
+        window.accept(1);
+
+        assertThat(window.retireIfIdle(Duration.ofHours(1).toNanos())).as("used just now").isFalse();
+        assertThat(window.retireIfIdle(0)).isTrue();
+        assertThat(window.accept(2)).isEqualTo(ReplayWindow.Verdict.RETIRED);
     }
 
     @Test
     void anOffsetRegionOpensLikeAWholeArray() throws Exception {
-        byte[] message = sender.seal(PAYLOAD, A, B);
+        byte[] message = sender.seal(PAYLOAD, A, B, false);
         byte[] inLargerBuffer = new byte[message.length + 7];
         System.arraycopy(message, 0, inLargerBuffer, 3, message.length);
 
         assertThat(receiver.open(inLargerBuffer, 3, message.length, A, B)).isEqualTo(PAYLOAD.length);
         assertThat(Arrays.copyOfRange(inLargerBuffer, 3, 3 + PAYLOAD.length)).isEqualTo(PAYLOAD);
+    }
+
+    private static int open(FrameSeal seal, byte[] message, byte[] from, byte[] self) throws MalformedMessageException {
+        return seal.open(message, 0, message.length, from, self);
     }
 
     private FrameSeal seal(byte[] key) {

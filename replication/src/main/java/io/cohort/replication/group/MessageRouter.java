@@ -223,10 +223,10 @@ final class MessageRouter implements Inbox {
         }
     }
 
-    /** A rejection's kind: the first three words of its reason, before any number or name in it. */
-    private static String kindOf(String reason) {
-        String[] words = reason.split(" ", 4);
-        return String.join(" ", java.util.Arrays.copyOf(words, Math.min(3, words.length)));
+    /** A rejection's kind: the start of its reason with its numbers left out (names come later in every reason). */
+    static String kindOf(String reason) {
+        String shape = reason.replaceAll("[0-9]+", "#");
+        return shape.substring(0, Math.min(30, shape.length()));
     }
 
     private void reject(Address from, String reason) {

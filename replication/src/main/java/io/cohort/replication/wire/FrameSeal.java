@@ -30,14 +30,15 @@ import javax.crypto.spec.SecretKeySpec;
  * receiver's.
  *
  * <p>A receiver refuses a message whose seal does not verify, one meant for another member (or an earlier start of
- * itself), and one whose number it accepted before or that is older than its {@link ReplayWindow}. A stream's first
- * message must be fresh (sent within the clock skew of the receiver's clock); later ones need not be, so a clock that
- * steps after the members met does not stop replication. A stream to one member starts a little below its first
- * number seen ({@value #STREAM_START_MARGIN}), so a stream met again after it was forgotten (its sender partitioned
- * away and back) cannot be fed its older messages. A stream to all starts where the sender's latest message to
- * this member put its to-all mark: messages to all sent before the sender first wrote to this member are refused, so
- * a member that just joined cannot be fed a backlog of captured ones. A stream's window is forgotten only when its
- * sender has left the view and stayed quiet for twice the clock skew. Thread-safe.
+ * itself), and one whose number it accepted before or that is older than its {@link ReplayWindow}. The first message
+ * it receives from a sender must be fresh (sent within the clock skew of the receiver's clock); later ones, in any
+ * stream of that sender, need not be, so a clock that steps after the members met does not stop replication. A stream
+ * to one member starts a little below its first number seen ({@value #STREAM_START_MARGIN}). A stream to all starts
+ * at the to-all mark of the first message the sender wrote to this member: messages to all sent before the sender
+ * first wrote to this member are refused, so a member that just joined cannot be fed a backlog of captured ones. A
+ * stream's window is forgotten when its sender has left the view and stayed quiet for twice the clock skew; its
+ * highest number is kept, and a stream met again starts above it, so nothing accepted before can be accepted again.
+ * Thread-safe.
  */
 public final class FrameSeal {
 
@@ -83,7 +84,12 @@ public final class FrameSeal {
     private final AtomicLong toAll = new AtomicLong();
     private final ConcurrentMap<StreamKey, AtomicLong> toOne = new ConcurrentHashMap<>();
     private final ConcurrentMap<StreamKey, ReplayWindow> windows = new ConcurrentHashMap<>();
-    private final ConcurrentMap<ByteBuffer, Long> toAllMarks = new ConcurrentHashMap<>();
+    /** The highest number of each forgotten stream: where it starts if met again. */
+    private final ConcurrentMap<StreamKey, Long> forgottenHighest = new ConcurrentHashMap<>();
+    /** Per sender, the to-all mark of the first message it wrote to this member: where its stream to all starts. */
+    private final ConcurrentMap<ByteBuffer, Long> firstToAllMarks = new ConcurrentHashMap<>();
+    /** The senders a fresh message came from: their later streams start without a look at the clock. */
+    private final Set<ByteBuffer> met = ConcurrentHashMap.newKeySet();
 
     /**
      * @param keyBytes at least 32 bytes of key material (a key derived from the secret, not the secret)
@@ -143,9 +149,6 @@ public final class FrameSeal {
                     + "message was meant for another member)");
         }
         ByteBuffer sender = ByteBuffer.wrap(from.clone());
-        if (stream != Stream.TO_ALL) {
-            toAllMarks.merge(sender, toAllMark, Math::max);
-        }
         StreamKey key = new StreamKey(sender, stream);
         while (true) {
             ReplayWindow window = windows.get(key);
@@ -154,13 +157,16 @@ public final class FrameSeal {
             }
             switch (window.accept(number)) {
                 case ACCEPTED:
+                    if (stream != Stream.TO_ALL) {
+                        firstToAllMarks.putIfAbsent(sender, toAllMark);
+                    }
                     return payload;
                 case SEEN_BEFORE:
-                    throw new MalformedMessageException("message number " + number + " of this sender's stream "
-                            + stream + " was accepted before (a replay)");
+                    throw new MalformedMessageException("replayed message: number " + number + " of this sender's stream "
+                            + stream + " was accepted before");
                 case TOO_OLD:
-                    throw new MalformedMessageException("message number " + number + " of this sender's stream "
-                            + stream + " is older than this member can tell apart from a replay");
+                    throw new MalformedMessageException("message too old to tell from a replay: number " + number
+                            + " of this sender's stream " + stream + " is older than this member's window");
                 case RETIRED:
                     windows.remove(key, window);
                     break;
@@ -171,34 +177,51 @@ public final class FrameSeal {
     }
 
     private ReplayWindow startStream(StreamKey key, long sentAt, long number) throws MalformedMessageException {
-        long skew = Math.abs(clock.getAsLong() - sentAt);
-        if (skew > maxSkewMillis) {
-            throw new MalformedMessageException("first message of a stream sent " + skew + " ms from this member's "
-                    + "time, more than the allowed clock skew of " + maxSkewMillis + " ms (a replay, or clocks out of step)");
+        Long forgotten = forgottenHighest.get(key);
+        if (forgotten == null && !met.contains(key.member())) {
+            long skew = Math.abs(clock.getAsLong() - sentAt);
+            if (skew > maxSkewMillis) {
+                return startedMeanwhile(key, "first message from this sender sent " + skew + " ms from this member's "
+                        + "time, more than the allowed clock skew of " + maxSkewMillis + " ms (a replay, or clocks out of step)");
+            }
         }
-        long floor = Math.max(0, number - STREAM_START_MARGIN);
+        long floor;
         if (key.stream() == Stream.TO_ALL) {
-            Long mark = toAllMarks.get(key.member());
+            Long mark = firstToAllMarks.get(key.member());
             if (mark == null) {
-                throw new MalformedMessageException("a message to all before any message of the sender's own to this member");
+                return startedMeanwhile(key, "a message to all before any message of the sender's own to this member");
             }
             floor = mark;
+        } else {
+            floor = Math.max(0, number - STREAM_START_MARGIN);
         }
+        if (forgotten != null) {
+            floor = Math.max(floor, forgotten);
+        }
+        met.add(key.member());
         ReplayWindow started = new ReplayWindow(floor);
         ReplayWindow raced = windows.putIfAbsent(key, started);
         return raced != null ? raced : started;
     }
 
+    /** The window another thread started for this stream meanwhile; if none, the message is refused for {@code why}. */
+    private ReplayWindow startedMeanwhile(StreamKey key, String why) throws MalformedMessageException {
+        ReplayWindow window = windows.get(key);
+        if (window == null) {
+            throw new MalformedMessageException(why);
+        }
+        return window;
+    }
+
     /**
-     * Forgets the streams of senders that are not {@code members} and were quiet for twice the clock skew: a sender
-     * that comes back starts new streams, whose first messages must be fresh.
+     * Forgets the streams of senders that are not {@code members} and were quiet for twice the clock skew, keeping
+     * each stream's highest number: a sender that comes back continues above it.
      */
     public void forgetSendersOtherThan(Collection<byte[]> members) {
         Set<ByteBuffer> present = members.stream().map(m -> ByteBuffer.wrap(m.clone())).collect(Collectors.toSet());
         long idleNanos = Duration.ofMillis(2 * maxSkewMillis).toNanos();
-        windows.entrySet().removeIf(e -> !present.contains(e.getKey().member()) && e.getValue().retireIfIdle(idleNanos));
-        toAllMarks.keySet().removeIf(sender -> !present.contains(sender)
-                && windows.keySet().stream().noneMatch(k -> k.member().equals(sender)));
+        windows.entrySet().removeIf(e -> !present.contains(e.getKey().member()) && e.getValue().retireIfIdle(idleNanos,
+                highest -> forgottenHighest.merge(e.getKey(), highest, Math::max)));
     }
 
     private byte[] seal(byte[] buffer, int offset, int payload, byte[] from, byte[] to) {

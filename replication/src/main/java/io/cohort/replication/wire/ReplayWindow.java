@@ -58,11 +58,13 @@ final class ReplayWindow {
     }
 
     /**
-     * Retires the window if it was not used for {@code idleNanos}: it accepts nothing more, and whoever holds it looks
-     * the stream up again. Returns whether it retired.
+     * Retires the window if it was not used for {@code idleNanos}: it hands its highest number to {@code keep} and then
+     * accepts nothing more (whoever holds it looks the stream up again, and finds the highest number kept). Returns
+     * whether it retired.
      */
-    synchronized boolean retireIfIdle(long idleNanos) {
-        if (System.nanoTime() - lastUsedNanos >= idleNanos) {
+    synchronized boolean retireIfIdle(long idleNanos, java.util.function.LongConsumer keep) {
+        if (!retired && System.nanoTime() - lastUsedNanos >= idleNanos) {
+            keep.accept(highest);
             retired = true;
         }
         return retired;

@@ -66,4 +66,14 @@ class MalformedMessageTest {
             assertThat(visit.id()).isNotNull();
         }
     }
+
+    @Test
+    void rejectionsAreLoggedOncePerKindWhateverTheirNumbers() {
+        assertThat(MessageRouter.kindOf("message of 5 bytes has no seal (sender lacks the cluster secret?)"))
+                .isEqualTo(MessageRouter.kindOf("message of 17 bytes has no seal (sender lacks the cluster secret?)"));
+        assertThat(MessageRouter.kindOf("replayed message: number 17 of this sender's stream TO_ONE was accepted before"))
+                .isEqualTo(MessageRouter.kindOf("replayed message: number 90211 of this sender's stream TO_ALL was accepted"))
+                .isNotEqualTo(MessageRouter.kindOf("message too old to tell from a replay: number 17 of this sender's"))
+                .isNotEqualTo(MessageRouter.kindOf("message seal does not verify (sender lacks the cluster secret)"));
+    }
 }

@@ -27,7 +27,7 @@ class FrameSealTest {
 
         assertThat(message).hasSize(PAYLOAD.length + FrameSeal.TRAILER);
         assertThat(open(receiver, message, A, B)).isEqualTo(PAYLOAD.length);
-        assertThatThrownBy(() -> open(receiver, message, A, B)).hasMessageContaining("accepted before (a replay)");
+        assertThatThrownBy(() -> open(receiver, message, A, B)).hasMessageContaining("replayed message");
     }
 
     @Test
@@ -176,13 +176,58 @@ class FrameSealTest {
     }
 
     @Test
-    void aRetiredWindowAcceptsNothingAndOnlyAnIdleOneRetires() {
+    void aRetiredWindowHandsOverItsHighestNumberAndAcceptsNothingAndOnlyAnIdleOneRetires() {
         ReplayWindow window = new ReplayWindow(0);
-        window.accept(1);
+        window.accept(7);
+        AtomicLong kept = new AtomicLong(-1);
 
-        assertThat(window.retireIfIdle(Duration.ofHours(1).toNanos())).as("used just now").isFalse();
-        assertThat(window.retireIfIdle(0)).isTrue();
-        assertThat(window.accept(2)).isEqualTo(ReplayWindow.Verdict.RETIRED);
+        assertThat(window.retireIfIdle(Duration.ofHours(1).toNanos(), kept::set)).as("used just now").isFalse();
+        assertThat(window.retireIfIdle(0, kept::set)).isTrue();
+        assertThat(kept).hasValue(7);
+        assertThat(window.accept(8)).isEqualTo(ReplayWindow.Verdict.RETIRED);
+    }
+
+    @Test
+    void aStreamForgottenWhileItsSenderWasAwayContinuesAboveWhatItHadAccepted() throws Exception {
+        FrameSeal quickToForget = new FrameSeal(new byte[32], Duration.ofMillis(1), now::get);
+        List<byte[]> accepted = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            byte[] message = sender.seal(PAYLOAD, A, B, false);
+            assertThat(open(quickToForget, message, A, B)).isEqualTo(PAYLOAD.length);
+            accepted.add(message);
+        }
+        Thread.sleep(5); // quiet for more than twice the skew
+        quickToForget.forgetSendersOtherThan(List.of(B)); // A left the view
+
+        assertThat(open(quickToForget, sender.seal(PAYLOAD, A, B, false), A, B)).as("A is back").isEqualTo(PAYLOAD.length);
+        for (byte[] replay : accepted) {
+            assertThatThrownBy(() -> open(quickToForget, replay, A, B)).hasMessageContaining("older than");
+        }
+    }
+
+    @Test
+    void theToAllStreamStartsAtTheMarkOfTheSendersFirstMessageHereNotALaterOneThatOvertookAMessageToAll()
+            throws Exception {
+        byte[] hello = sender.seal(PAYLOAD, A, B, true);
+        byte[] toAll = sender.seal(PAYLOAD, A, null, false);
+        byte[] copy = sender.seal(PAYLOAD, A, B, false); // its mark counts the message to all above
+
+        assertThat(open(receiver, hello, A, B)).isEqualTo(PAYLOAD.length);
+        assertThat(open(receiver, copy, A, B)).isEqualTo(PAYLOAD.length);
+        assertThat(open(receiver, toAll, A, B)).as("overtaken by the copy, still needed").isEqualTo(PAYLOAD.length);
+    }
+
+    @Test
+    void aSenderMetOnceStartsItsLaterStreamsWithoutALookAtTheClock() throws Exception {
+        assertThat(open(receiver, sender.seal(PAYLOAD, A, B, false), A, B)).isEqualTo(PAYLOAD.length);
+        now.addAndGet(Duration.ofMinutes(6).toMillis()); // the receiver's clock steps
+
+        now.addAndGet(-Duration.ofMinutes(6).toMillis());
+        byte[] urgent = sender.seal(PAYLOAD, A, B, true);
+        byte[] toAll = sender.seal(PAYLOAD, A, null, false);
+        now.addAndGet(Duration.ofMinutes(6).toMillis());
+        assertThat(open(receiver, urgent, A, B)).as("a new stream of a sender met before").isEqualTo(PAYLOAD.length);
+        assertThat(open(receiver, toAll, A, B)).isEqualTo(PAYLOAD.length);
     }
 
     @Test

@@ -72,9 +72,16 @@ public final class LoadStats {
         }
     }
 
-    /** Keeps why a scenario failed, grouped by message (at most {@value #MAX_EXAMPLES} messages per outcome). */
+    private static final java.util.regex.Pattern LEADING_STATUS = java.util.regex.Pattern.compile("[1-5]\\d\\d ");
+
+    /**
+     * Keeps why a scenario failed, grouped by message with its numbers left out (at most {@value #MAX_EXAMPLES} messages
+     * per outcome), except an HTTP status the message starts with: a 502 and a 403 are different failures.
+     */
     void example(ScenarioOutcome outcome, String message) {
-        String key = message.replaceAll("\\d+", "#");
+        java.util.regex.Matcher status = LEADING_STATUS.matcher(message);
+        String key = status.lookingAt() ? status.group() + message.substring(status.end()).replaceAll("\\d+", "#")
+                : message.replaceAll("\\d+", "#");
         Map<String, LongAdder> byMessage = examples.computeIfAbsent(outcome,
                 o -> new ConcurrentHashMap<>());
         if (byMessage.size() < MAX_EXAMPLES || byMessage.containsKey(key)) {

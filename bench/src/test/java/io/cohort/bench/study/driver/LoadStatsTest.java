@@ -37,13 +37,17 @@ class LoadStatsTest {
     }
 
     @Test
-    void groupsFailureMessagesThatDifferOnlyInNumbers() {
+    void groupsFailureMessagesThatDifferOnlyInNumbersKeepingTheirHttpStatus() {
         LoadStats stats = new LoadStats(0, SECOND);
         stats.example(ScenarioOutcome.SESSION_LOST, "cart holds {} but the user added {BI-3=1}");
         stats.example(ScenarioOutcome.SESSION_LOST, "cart holds {} but the user added {BI-9=1}");
         stats.example(ScenarioOutcome.ERROR, "503 at search");
+        stats.example(ScenarioOutcome.ERROR, "502 to POST /signon from http://127.0.0.1:8001/jpetstore/signon");
+        stats.example(ScenarioOutcome.ERROR, "502 to POST /signon from http://127.0.0.1:8002/jpetstore/signon");
+        stats.example(ScenarioOutcome.ERROR, "403 to POST /signon from http://127.0.0.1:8002/jpetstore/signon");
 
         assertThat(stats.failureExamples()).contains("SESSION_LOST ×2: cart holds {} but the user added {BI-#=#}",
-                "ERROR ×1: # at search");
+                "ERROR ×1: 503 at search", "ERROR ×2: 502 to POST /signon from http://#.#.#.#:#/jpetstore/signon",
+                "ERROR ×1: 403 to POST /signon from http://#.#.#.#:#/jpetstore/signon");
     }
 }

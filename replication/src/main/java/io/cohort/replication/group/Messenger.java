@@ -39,9 +39,21 @@ final class Messenger {
         return channel.send(to, frame, urgent);
     }
 
-    /** Sends to every other member of the view. */
+    /**
+     * Sends to every other member of the view: one multicast over IP multicast; over TCP one message to each, sealed
+     * for each (in a secured group a message to all can be replayed to a member that was away when it went out, a
+     * message to one member only to that member, which refuses it as seen or too old), and in order with the other
+     * messages to that member.
+     */
     boolean sendToAll(byte[] frame) {
-        return channel.sendToAll(frame);
+        if (multicastPreferred) {
+            return channel.sendToAll(frame);
+        }
+        boolean all = true;
+        for (Address member : membership.otherViewMembers()) {
+            all &= channel.send(member, frame, false);
+        }
+        return all;
     }
 
     /** Whether to multicast a frame meant for {@code targets} other members out of {@code others}. */

@@ -122,6 +122,27 @@ class SecurityTest {
     }
 
     @Test
+    void overTcpAMessageForEveryOtherMemberGoesSealedForEachSoItCannotBeReplayedToAMemberThatWasAway() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+            List<TestMember> members = group.startMembers(3);
+            ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", "EST-1"));
+            Await.until("a copy is placed", () -> members.get(1).backup(visit.id()).isPresent()
+                    || members.get(2).backup(visit.id()).isPresent());
+            TestMember holder = members.get(1).backup(visit.id()).isPresent() ? members.get(1) : members.get(2);
+            TestMember other = holder == members.get(1) ? members.get(2) : members.get(1);
+            List<byte[]> atOther = GroupFaults.recordFrom(holder, other);
+
+            holder.store().removed(visit.id(), RemovalCause.INVALIDATED); // a holder does not know who else holds it
+
+            Await.until("the removal reached the other member", () -> atOther.stream()
+                    .anyMatch(payload -> containsAscii(payload, visit.id())));
+            byte[] removal = atOther.stream().filter(payload -> containsAscii(payload, visit.id())).findFirst().orElseThrow();
+            assertThat(removal[removal.length - io.cohort.replication.wire.FrameSeal.TRAILER]).as("sealed to one member")
+                    .isEqualTo((byte) 1);
+        }
+    }
+
+    @Test
     void aMemberWithoutSecurityOnAnAddressOtherThanLoopbackWarnsAndOnLoopbackDoesNot() throws Exception {
         Optional<String> network = java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces()).stream()
                 .filter(nic -> isUp(nic)).flatMap(java.net.NetworkInterface::inetAddresses)

@@ -46,6 +46,9 @@ class ThreadCpuTest {
         Thread ended = new Thread(() -> spinCpu(300), "short-lived");
         ended.start();
         ended.join();
+        // join returns once Java is done with the thread; the kernel reaps its task (and adds its time to the
+        // process's) a moment later, so until then it still counts as a live thread
+        awaitTaskGone("short-lived");
         // the replication thread runs on meanwhile; on a busy machine its CPU time, not the wall time, is awaited
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (THREADS.getThreadCpuTime(replication.getId()) - replicationCpuBefore < 300_000_000L
@@ -74,6 +77,26 @@ class ThreadCpuTest {
         running.countDown();
         while (finish.getCount() > 0) {
             spin(10);
+        }
+    }
+
+    private static void awaitTaskGone(String name) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline && taskNamed(name)) {
+            Thread.sleep(10);
+        }
+        assertThat(taskNamed(name)).as("the ended thread's task is gone").isFalse();
+    }
+
+    private static boolean taskNamed(String name) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            return tasks.anyMatch(task -> {
+                try {
+                    return Files.readString(task.resolve("comm")).trim().equals(name);
+                } catch (java.io.IOException gone) {
+                    return false;
+                }
+            });
         }
     }
 

@@ -62,6 +62,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
         this.cluster = cluster;
         this.meters = meters;
         this.callerSends = options.callerSends();
+        cluster.security().ifPresent(s -> warnIfShort(self.name(), s.secret()));
         Optional<ClusterKeys> keys = cluster.security().map(s -> ClusterKeys.derive(s.secret(), cluster.name()));
         this.codec = new MessageCodec(options.limits());
         this.membership = new GroupMembership(self);
@@ -122,6 +123,22 @@ public final class GroupReplicationService implements SessionStoreFactory {
         View view = channel.channel().getView();
         if (view != null) {
             viewChanged(view);
+        }
+    }
+
+    /** Shortest cluster secret started without a warning. */
+    static final int SHORTEST_QUIET_SECRET = 16;
+
+    /**
+     * Keys come from the secret by PBKDF2, which slows guessing but cannot stop it: whoever captures traffic can test
+     * guesses offline, so a short secret is worth a warning (not a refusal: a test cluster may use one).
+     */
+    private static void warnIfShort(String member, io.cohort.config.Secret secret) {
+        int length = secret.reveal().length();
+        if (length < SHORTEST_QUIET_SECRET) {
+            LOG.warn("{}: the cluster secret from {} has {} characters; whoever captures replication traffic can test "
+                    + "guesses of it offline. Use at least {} random characters (e.g. openssl rand -base64 24)", member,
+                    secret.origin(), length, SHORTEST_QUIET_SECRET);
         }
     }
 

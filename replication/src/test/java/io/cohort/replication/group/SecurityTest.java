@@ -173,6 +173,30 @@ class SecurityTest {
                 .contains("without <security>");
     }
 
+    @Test
+    void aShortClusterSecretIsWarnedAboutAndALongOneIsNot() throws Exception {
+        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
+                new ch.qos.logback.core.read.ListAppender<>();
+        ch.qos.logback.classic.Logger serviceLog =
+                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(GroupReplicationService.class);
+        log.start();
+        serviceLog.addAppender(log);
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+            group.startLoner(0, "short", Optional.of(new SecurityConfig(new Secret("s3cret!", "test"), false)));
+            group.startLoner(1, "long", Optional.of(new SecurityConfig(new Secret("k7Qw2ZrT9pLx4VbN8sYd", "test"), false)));
+        } finally {
+            serviceLog.detachAppender(log);
+        }
+
+        List<String> warnings;
+        synchronized (log) {
+            warnings = log.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
+                    .filter(m -> m.contains("cluster secret")).toList();
+        }
+        assertThat(warnings).singleElement().asString().startsWith("short: the cluster secret from test has 7 characters");
+    }
+
     private static boolean isUp(java.net.NetworkInterface nic) {
         try {
             return nic.isUp();

@@ -38,7 +38,7 @@ import javax.crypto.spec.SecretKeySpec;
  * first wrote to this member are refused, so a member that just joined cannot be fed a backlog of captured ones. A
  * stream's window is forgotten when its sender has left the view and stayed quiet for twice the clock skew; its
  * highest number is kept, and a stream met again starts above it, so nothing accepted before can be accepted again.
- * Thread-safe.
+ * Identities passed in are kept as they are: callers hand over arrays they do not change afterwards. Thread-safe.
  */
 public final class FrameSeal {
 
@@ -116,7 +116,7 @@ public final class FrameSeal {
     public byte[] seal(byte[] payload, byte[] from, byte[] to, boolean urgent) {
         Stream stream = to == null ? Stream.TO_ALL : urgent ? Stream.TO_ONE_URGENT : Stream.TO_ONE;
         long number = to == null ? toAll.incrementAndGet()
-                : toOne.computeIfAbsent(new StreamKey(ByteBuffer.wrap(to.clone()), stream), k -> new AtomicLong())
+                : toOne.computeIfAbsent(new StreamKey(ByteBuffer.wrap(to), stream), k -> new AtomicLong())
                         .incrementAndGet();
         byte[] sealed = Arrays.copyOf(payload, payload.length + TRAILER);
         ByteBuffer trailer = ByteBuffer.wrap(sealed, payload.length, TRAILER);
@@ -148,7 +148,7 @@ public final class FrameSeal {
             throw new MalformedMessageException("message seal does not verify (sender lacks the cluster secret, or the "
                     + "message was meant for another member)");
         }
-        ByteBuffer sender = ByteBuffer.wrap(from.clone());
+        ByteBuffer sender = ByteBuffer.wrap(from);
         StreamKey key = new StreamKey(sender, stream);
         while (true) {
             ReplayWindow window = windows.get(key);
@@ -218,7 +218,7 @@ public final class FrameSeal {
      * each stream's highest number: a sender that comes back continues above it.
      */
     public void forgetSendersOtherThan(Collection<byte[]> members) {
-        Set<ByteBuffer> present = members.stream().map(m -> ByteBuffer.wrap(m.clone())).collect(Collectors.toSet());
+        Set<ByteBuffer> present = members.stream().map(ByteBuffer::wrap).collect(Collectors.toSet());
         long idleNanos = Duration.ofMillis(2 * maxSkewMillis).toNanos();
         windows.entrySet().removeIf(e -> !present.contains(e.getKey().member()) && e.getValue().retireIfIdle(idleNanos,
                 highest -> forgottenHighest.merge(e.getKey(), highest, Math::max)));

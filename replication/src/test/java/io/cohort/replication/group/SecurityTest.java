@@ -151,50 +151,49 @@ class SecurityTest {
         org.junit.jupiter.api.Assumptions.assumeTrue(network.isPresent(),
                 "this machine has no IPv4 address other than loopback to bind a member to");
         String external = network.get();
-        ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
-                new ch.qos.logback.core.read.ListAppender<>();
-        ch.qos.logback.classic.Logger serviceLog =
-                (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(GroupReplicationService.class);
-        log.start();
-        serviceLog.addAppender(log);
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
-            group.startLoner(0, "onLoopback", Optional.empty());
-            group.startLoner(1, "onTheNetwork", external, Optional.empty());
-        } finally {
-            serviceLog.detachAppender(log);
-        }
-
-        List<String> warnings;
-        synchronized (log) {
-            warnings = log.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
-                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
-        }
+        List<String> warnings = serviceWarningsWhile(() -> {
+            try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+                group.startLoner(0, "onLoopback", Optional.empty());
+                group.startLoner(1, "onTheNetwork", external, Optional.empty());
+            }
+        });
         assertThat(warnings).singleElement().asString().startsWith("onTheNetwork replicates sessions on " + external)
                 .contains("without <security>");
     }
 
     @Test
     void aShortClusterSecretIsWarnedAboutAndALongOneIsNot() throws Exception {
+        List<String> warnings = serviceWarningsWhile(() -> {
+            try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+                group.startLoner(0, "short", Optional.of(new SecurityConfig(new Secret("s3cret!", "test"), false)));
+                group.startLoner(1, "long", Optional.of(new SecurityConfig(new Secret("k7Qw2ZrT9pLx4VbN8sYd", "test"), false)));
+            }
+        }).stream().filter(m -> m.contains("cluster secret")).toList();
+        assertThat(warnings).singleElement().asString().startsWith("short: the cluster secret from test has 7 characters");
+    }
+
+    /** What the service logged at warning level while {@code action} ran. */
+    private static List<String> serviceWarningsWhile(GroupAction action) throws Exception {
         ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log =
                 new ch.qos.logback.core.read.ListAppender<>();
         ch.qos.logback.classic.Logger serviceLog =
                 (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(GroupReplicationService.class);
         log.start();
         serviceLog.addAppender(log);
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
-            group.startLoner(0, "short", Optional.of(new SecurityConfig(new Secret("s3cret!", "test"), false)));
-            group.startLoner(1, "long", Optional.of(new SecurityConfig(new Secret("k7Qw2ZrT9pLx4VbN8sYd", "test"), false)));
+        try {
+            action.run();
         } finally {
             serviceLog.detachAppender(log);
         }
-
-        List<String> warnings;
         synchronized (log) {
-            warnings = log.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
-                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage)
-                    .filter(m -> m.contains("cluster secret")).toList();
+            return log.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN)
+                    .map(ch.qos.logback.classic.spi.ILoggingEvent::getFormattedMessage).toList();
         }
-        assertThat(warnings).singleElement().asString().startsWith("short: the cluster secret from test has 7 characters");
+    }
+
+    @FunctionalInterface
+    private interface GroupAction {
+        void run() throws Exception;
     }
 
     private static boolean isUp(java.net.NetworkInterface nic) {

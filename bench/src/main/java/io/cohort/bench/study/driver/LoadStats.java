@@ -13,7 +13,8 @@ import org.HdrHistogram.Histogram;
  * What the virtual users report while they run, by second, and the response-time histogram of the measurement
  * window. Times are {@link System#nanoTime()} values; second 0 starts at {@code origin} (the end of the
  * warm-up), so warm-up seconds are negative. Latencies are taken from the page's scheduled send time, so a
- * driver that falls behind its schedule shows up as latency rather than hiding it (no coordinated omission).
+ * driver that falls behind its schedule shows up as latency rather than hiding it (no coordinated omission); a
+ * page that timed out enters the histogram at the time it waited.
  * Thread-safe.
  */
 public final class LoadStats {
@@ -45,15 +46,32 @@ public final class LoadStats {
             second.errors.increment();
         }
         if (inWindow(completed)) {
-            synchronized (histogram) {
-                histogram.recordValue(Math.min(MAX_LATENCY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(latency))));
-            }
+            record(latency);
         }
     }
 
-    /** A page got no response at all (connection refused or reset, timeout). */
+    private void record(long latencyNanos) {
+        long micros = Math.min(MAX_LATENCY_MICROS, Math.max(0, TimeUnit.NANOSECONDS.toMicros(latencyNanos)));
+        synchronized (histogram) {
+            histogram.recordValue(micros);
+        }
+    }
+
+    /** A page got no response at all (connection refused or reset); it is an error, with no response time. */
     void failedWithoutResponse(long at) {
         second(at).errors.increment();
+    }
+
+    /**
+     * A page got no response within the page timeout: an error, and in the window's histogram at the time it
+     * waited ({@code waited} since its scheduled send time, at least the timeout), so the slowest pages stay in the
+     * percentiles and the mean rather than dropping out of them. Not counted as a page served, nor in the second's mean.
+     */
+    void timedOut(long at, long waited) {
+        second(at).errors.increment();
+        if (inWindow(at)) {
+            record(waited);
+        }
     }
 
     /** A page arrived but was not what the scenario expected (a 4xx, another page, missing content); it ended it. */

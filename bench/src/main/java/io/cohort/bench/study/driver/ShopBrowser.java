@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.CompletableResponseListener;
 import org.eclipse.jetty.client.ContentResponse;
 import org.eclipse.jetty.client.FormRequestContent;
@@ -82,7 +83,11 @@ final class ShopBrowser {
             exchange.start().whenComplete((result, failure) -> {
                 long now = System.nanoTime();
                 if (failure != null) {
-                    context.stats.failedWithoutResponse(now);
+                    if (rootCause(failure) instanceof TimeoutException) {
+                        context.stats.timedOut(now, now - scheduled);
+                    } else {
+                        context.stats.failedWithoutResponse(now);
+                    }
                     page.completeExceptionally(ScenarioAbort.failedPage("no response to " + what + ": " + rootMessage(failure)));
                     return;
                 }
@@ -128,11 +133,16 @@ final class ShopBrowser {
         return CompletableFuture.completedFuture(page);
     }
 
-    private static String rootMessage(Throwable failure) {
+    private static Throwable rootCause(Throwable failure) {
         Throwable cause = failure;
         while (cause.getCause() != null && cause.getCause() != cause) {
             cause = cause.getCause();
         }
+        return cause;
+    }
+
+    private static String rootMessage(Throwable failure) {
+        Throwable cause = rootCause(failure);
         return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
     }
 }

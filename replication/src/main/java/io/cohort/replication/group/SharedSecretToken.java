@@ -20,11 +20,13 @@ import org.jgroups.util.Util;
  * knows the cluster secret without revealing it. The token carries a timestamp, a random nonce and
  * an HMAC-SHA256 over the joiner's address, the timestamp and the nonce, keyed by a key derived from
  * the secret; the coordinator recomputes the HMAC for the address the request came from and accepts
- * it only within {@link #MAX_CLOCK_SKEW} of its own clock. A captured token is useless for another
- * address and expires. It travels in the clear even with encryption on (a join request has no payload,
- * and {@code SYM_ENCRYPT} encrypts payloads only): within the clock skew it can be replayed from the
- * same address, which lets the replayer into the view but not into replication, whose messages need the
- * secret ({@code FrameSeal}).
+ * it only within {@link #MAX_CLOCK_SKEW} of its own clock, and only once: the receiving member remembers
+ * the nonce of every token it accepted until that token expires ({@link AcceptedNonces}). A captured token
+ * is useless for another address, for a second use and once expired. It travels in the clear even with
+ * encryption on (a join request has no payload, and {@code SYM_ENCRYPT} encrypts payloads only), so a
+ * token taken off the wire and delivered before the genuine one is accepted, for that one request from
+ * that address; even then the replayer gets into the view but not into replication, whose messages need
+ * the secret ({@code FrameSeal}).
  */
 public final class SharedSecretToken extends AuthToken {
 
@@ -41,6 +43,7 @@ public final class SharedSecretToken extends AuthToken {
     }
 
     private final byte[] key;
+    private final AcceptedNonces accepted = new AcceptedNonces(MAX_CLOCK_SKEW);
     private long timestamp;
     private byte[] nonce = new byte[NONCE];
     private byte[] mac = new byte[MAC];
@@ -102,7 +105,8 @@ public final class SharedSecretToken extends AuthToken {
             return false;
         }
         try {
-            return MessageDigest.isEqual(mac(key, message.getSrc(), other.timestamp, other.nonce), other.mac);
+            return MessageDigest.isEqual(mac(key, message.getSrc(), other.timestamp, other.nonce), other.mac)
+                    && accepted.firstUse(other.nonce, other.timestamp);
         } catch (IOException e) {
             return false;
         }

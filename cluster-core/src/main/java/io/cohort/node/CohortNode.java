@@ -137,12 +137,30 @@ public final class CohortNode implements AutoCloseable {
         return connector;
     }
 
+    /**
+     * Whoever reaches the admin port can guess the bearer token as fast as the node answers, so a short one is worth
+     * a warning at start (not a refusal: a test node may use one).
+     */
+    static Optional<String> shortTokenWarning(Secret token) {
+        int length = token.reveal().length();
+        if (length >= SHORTEST_QUIET_ADMIN_TOKEN) {
+            return Optional.empty();
+        }
+        return Optional.of("the admin token from " + token.origin() + " has " + length + " characters; whoever reaches "
+                + "the admin port can try guesses of it. Use at least " + SHORTEST_QUIET_ADMIN_TOKEN
+                + " random characters (e.g. openssl rand -base64 24)");
+    }
+
     /** How long the node's connectors keep an idle connection, in milliseconds (as Jetty reports it). */
     long idleTimeoutMillis() {
         return httpConnector.getIdleTimeout();
     }
 
+    /** Shortest admin token started without a warning. */
+    static final int SHORTEST_QUIET_ADMIN_TOKEN = 16;
+
     private ContextHandler adminContext() {
+        config.admin().token().flatMap(CohortNode::shortTokenWarning).ifPresent(LOG::warn);
         Optional<String> token = config.admin().token().map(Secret::reveal);
         ContextHandler admin = new ContextHandler(new AdminHandler(new Operations(), token, config.admin().maxUpload().bytes()), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
+import io.cohort.config.Secret;
 import io.cohort.testapp.TestWars;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -42,6 +43,14 @@ class AdminEndpointsTest {
     @AfterEach
     void stopNode() {
         node.close();
+    }
+
+    @Test
+    void aShortAdminTokenIsWorthAWarningThatNamesWhereItCameFromButNotTheToken() {
+        assertThat(CohortNode.shortTokenWarning(new Secret("s3cret", "environment variable ADMIN_TOKEN"))).hasValueSatisfying(
+                warning -> assertThat(warning).contains("environment variable ADMIN_TOKEN", "6 characters")
+                        .doesNotContain("s3cret"));
+        assertThat(CohortNode.shortTokenWarning(new Secret(TestNode.TOKEN, "environment variable ADMIN_TOKEN"))).isEmpty();
     }
 
     @Test

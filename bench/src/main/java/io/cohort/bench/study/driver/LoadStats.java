@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -25,7 +26,7 @@ public final class LoadStats {
     private final long origin;
     private final long window;
     private final Histogram histogram = new Histogram(MAX_LATENCY_MICROS, 3);
-    private final Map<Long, Second> seconds = new ConcurrentSkipListMap<>();
+    private final ConcurrentNavigableMap<Long, Second> seconds = new ConcurrentSkipListMap<>();
     private final Map<ScenarioOutcome, Map<String, LongAdder>> examples = new ConcurrentHashMap<>();
 
     /**
@@ -142,19 +143,36 @@ public final class LoadStats {
         }
     }
 
-    /** Every second seen so far, in order. */
+    /**
+     * Every second from the first one something happened in to the last one, in order; a second in between in which
+     * nothing happened (no page, no error, no scenario ended: a stall) is there with zero counts.
+     */
     public List<SecondCounts> seconds() {
         List<SecondCounts> list = new ArrayList<>();
-        seconds.forEach((index, s) -> list.add(new SecondCounts(index, s.pages.sum(), s.errors.sum(),
-                s.pages.sum() == 0 ? 0 : s.latencyMicros.sum() / 1000.0 / s.pages.sum(), s.scenarios.sum(),
-                s.sessionsLost.sum(), s.abandoned.sum())));
+        Long previous = null;
+        for (Map.Entry<Long, Second> entry : seconds.entrySet()) {
+            long index = entry.getKey();
+            for (long quiet = previous == null ? index : previous + 1; quiet < index; quiet++) {
+                list.add(SecondCounts.quiet(quiet));
+            }
+            list.add(entry.getValue().counts(index));
+            previous = index;
+        }
         return list;
     }
 
-    /** The seconds of the measurement window only. */
+    /**
+     * The seconds of the measurement window, every one of them, with zero counts for those nothing happened in. Call
+     * it once the window is over: until then its later seconds read as quiet.
+     */
     public List<SecondCounts> windowSeconds() {
         long last = (window + 999_999_999L) / 1_000_000_000L;
-        return seconds().stream().filter(s -> s.second() >= 0 && s.second() < last).toList();
+        List<SecondCounts> list = new ArrayList<>();
+        for (long index = 0; index < last; index++) {
+            Second second = seconds.get(index);
+            list.add(second == null ? SecondCounts.quiet(index) : second.counts(index));
+        }
+        return list;
     }
 
     /**
@@ -170,6 +188,10 @@ public final class LoadStats {
      */
     public record SecondCounts(long second, long pages, long errors, double meanMs, long scenarios, long sessionsLost,
             long abandoned) {
+
+        static SecondCounts quiet(long second) {
+            return new SecondCounts(second, 0, 0, 0, 0, 0, 0);
+        }
     }
 
     private static final class Second {
@@ -179,5 +201,11 @@ public final class LoadStats {
         final LongAdder scenarios = new LongAdder();
         final LongAdder sessionsLost = new LongAdder();
         final LongAdder abandoned = new LongAdder();
+
+        SecondCounts counts(long index) {
+            long served = pages.sum();
+            return new SecondCounts(index, served, errors.sum(), served == 0 ? 0 : latencyMicros.sum() / 1000.0 / served,
+                    scenarios.sum(), sessionsLost.sum(), abandoned.sum());
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.cohort.bench.study.driver;
 
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -19,7 +20,8 @@ import org.eclipse.jetty.util.Fields;
  * One virtual user's browser: its own cookies, the anti-forgery token of the last page that carried one,
  * redirects followed like a browser (a POST answered 302/303 continues as a GET), and the study's think time
  * before every page. A page is sent at its scheduled time (previous page's end + think time); its response
- * time is measured from that scheduled time, redirects included. Not thread-safe: one page at a time.
+ * time is measured from that scheduled time, redirects included. The page timeout covers the page from its first
+ * request to the end of its last redirect. Not thread-safe: one page at a time.
  */
 final class ShopBrowser {
 
@@ -45,7 +47,8 @@ final class ShopBrowser {
     }
 
     CompletableFuture<ShopPage> get(String pathAndQuery) {
-        return afterThinkTime("GET " + pathAndQuery, () -> send(HttpMethod.GET, resolve(pathAndQuery), null, 0));
+        return afterThinkTime("GET " + pathAndQuery,
+                deadline -> send(HttpMethod.GET, resolve(pathAndQuery), null, 0, deadline));
     }
 
     /** Posts a form with the current anti-forgery token added. */
@@ -55,7 +58,7 @@ final class ShopBrowser {
             fields.add(namesAndValues[i], namesAndValues[i + 1]);
         }
         fields.add("_csrf", token);
-        return afterThinkTime("POST " + path, () -> send(HttpMethod.POST, resolve(path), fields, 0));
+        return afterThinkTime("POST " + path, deadline -> send(HttpMethod.POST, resolve(path), fields, 0, deadline));
     }
 
     private URI resolve(String pathAndQuery) {
@@ -68,8 +71,9 @@ final class ShopBrowser {
         return spread == 0 ? mean : mean - spread + (long) (random.nextDouble() * 2 * spread);
     }
 
+    /** A page's requests, its redirects included, all to be answered before {@code deadline} ({@code System.nanoTime()}). */
     private interface Exchange {
-        CompletableFuture<ShopPage> start();
+        CompletableFuture<ShopPage> start(long deadline);
     }
 
     private CompletableFuture<ShopPage> afterThinkTime(String what, Exchange exchange) {
@@ -80,10 +84,17 @@ final class ShopBrowser {
                 page.completeExceptionally(ScenarioAbort.cutShort());
                 return;
             }
-            exchange.start().whenComplete((result, failure) -> {
+            CompletableFuture<ShopPage> exchanged;
+            try {
+                exchanged = exchange.start(System.nanoTime() + context.settings.pageTimeout().toNanos());
+            } catch (RuntimeException e) { // e.g. an address that does not parse: the page fails, the user goes on
+                exchanged = CompletableFuture.failedFuture(e);
+            }
+            exchanged.whenComplete((result, failure) -> {
                 long now = System.nanoTime();
                 if (failure != null) {
-                    if (rootCause(failure) instanceof TimeoutException) {
+                    Throwable cause = rootCause(failure);
+                    if (cause instanceof TimeoutException || cause instanceof SocketTimeoutException) {
                         context.stats.timedOut(now, now - scheduled);
                     } else {
                         context.stats.failedWithoutResponse(now);
@@ -103,9 +114,14 @@ final class ShopBrowser {
         return page;
     }
 
-    private CompletableFuture<ShopPage> send(HttpMethod method, URI uri, Fields form, int redirects) {
+    private CompletableFuture<ShopPage> send(HttpMethod method, URI uri, Fields form, int redirects, long deadline) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return CompletableFuture.failedFuture(new TimeoutException("page timeout of "
+                    + context.settings.pageTimeout().toMillis() + " ms elapsed before redirect " + redirects));
+        }
         Request request = context.http.newRequest(uri).method(method).followRedirects(false)
-                .timeout(context.settings.pageTimeout().toMillis(), TimeUnit.MILLISECONDS);
+                .timeout(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)), TimeUnit.MILLISECONDS);
         String cookieHeader = cookies.header();
         if (cookieHeader != null) {
             request.headers(h -> h.put(HttpHeader.COOKIE, cookieHeader));
@@ -114,10 +130,10 @@ final class ShopBrowser {
             request.body(new FormRequestContent(form, StandardCharsets.UTF_8));
         }
         return new CompletableResponseListener(request, MAX_PAGE_BYTES).send()
-                .thenCompose(response -> received(uri, response, redirects));
+                .thenCompose(response -> received(uri, response, redirects, deadline));
     }
 
-    private CompletableFuture<ShopPage> received(URI uri, ContentResponse response, int redirects) {
+    private CompletableFuture<ShopPage> received(URI uri, ContentResponse response, int redirects, long deadline) {
         List<String> setCookies = response.getHeaders().getValuesList(HttpHeader.SET_COOKIE);
         cookies.accept(setCookies);
         int status = response.getStatus();
@@ -126,7 +142,7 @@ final class ShopBrowser {
             if (redirects >= MAX_REDIRECTS) {
                 return CompletableFuture.completedFuture(new ShopPage(599, "too many redirects", uri));
             }
-            return send(HttpMethod.GET, uri.resolve(location), null, redirects + 1);
+            return send(HttpMethod.GET, uri.resolve(location), null, redirects + 1, deadline);
         }
         ShopPage page = new ShopPage(status, response.getContentAsString(), uri);
         page.csrfToken().ifPresent(t -> token = t);

@@ -32,11 +32,14 @@ final class FailoverAnalysis {
         long errors = window.stream().filter(s -> s.second() >= killSecond).mapToLong(SecondCounts::errors).sum();
         Double recovery = null;
         int streak = 0;
+        long previous = killSecond;
         for (SecondCounts second : window) {
             if (second.second() <= killSecond) {
                 continue; // the second of the kill is partly before it
             }
-            streak = second.pages() >= target ? streak + 1 : 0;
+            boolean consecutive = second.second() == previous + 1; // a second missing from the series served nothing
+            previous = second.second();
+            streak = second.pages() >= target ? (consecutive ? streak + 1 : 1) : 0;
             if (streak == STABLE_SECONDS) {
                 double recoveredAt = second.second() - (STABLE_SECONDS - 1);
                 recovery = Math.max(0, recoveredAt - killedAt);

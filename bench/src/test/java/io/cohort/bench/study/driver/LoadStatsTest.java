@@ -37,6 +37,20 @@ class LoadStatsTest {
     }
 
     @Test
+    void aSecondInWhichNothingHappenedIsListedWithZeroCounts() {
+        long origin = 1_000 * SECOND;
+        LoadStats stats = new LoadStats(origin, 5 * SECOND);
+
+        stats.page(origin + SECOND / 2, TimeUnit.MILLISECONDS.toNanos(10), false);
+        stats.page(origin + 3 * SECOND + 1, TimeUnit.MILLISECONDS.toNanos(10), false); // seconds 1 and 2: a stall
+
+        assertThat(stats.seconds()).extracting(LoadStats.SecondCounts::second).containsExactly(0L, 1L, 2L, 3L);
+        assertThat(stats.seconds()).extracting(LoadStats.SecondCounts::pages).containsExactly(1L, 0L, 0L, 1L);
+        assertThat(stats.windowSeconds()).as("the whole window, its quiet end included")
+                .extracting(LoadStats.SecondCounts::pages).containsExactly(1L, 0L, 0L, 1L, 0L);
+    }
+
+    @Test
     void groupsFailureMessagesThatDifferOnlyInNumbersKeepingTheirHttpStatus() {
         LoadStats stats = new LoadStats(0, SECOND);
         stats.example(ScenarioOutcome.SESSION_LOST, "cart holds {} but the user added {BI-3=1}");

@@ -40,4 +40,16 @@ class FailoverAnalysisTest {
 
         assertThat(FailoverAnalysis.analyse(seconds(pages, zero, zero), "n1", 2.2, 2).recoverySeconds()).isNull();
     }
+
+    @Test
+    void aSecondMissingFromTheSeriesBreaksTheStreakOfRecoveredSeconds() {
+        // 2 nodes at 100 pages/s, killed at 3.5 s; seconds 5 to 9 are not in the series (nothing happened in them)
+        List<SecondCounts> window = new ArrayList<>();
+        for (long s : new long[] {0, 1, 2, 3, 4, 10, 11, 12}) {
+            window.add(new SecondCounts(s, s == 4 ? 50 : 100, 0, 10, 1, 0, 0));
+        }
+
+        assertThat(FailoverAnalysis.analyse(window, "n1", 3.5, 2).recoverySeconds()).as("back from second 10 on")
+                .isEqualTo(6.5);
+    }
 }

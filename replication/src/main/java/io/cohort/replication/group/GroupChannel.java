@@ -1,10 +1,10 @@
 package io.cohort.replication.group;
 
 import io.cohort.replication.wire.FrameSeal;
-import io.cohort.replication.wire.MalformedMessageException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * arrive in the order they were sent (JGroups FIFO); out-of-band messages (acknowledgements, lookups)
  * may overtake them. Sending never throws: a failure is logged once and reported as {@code false}. In a secured
  * group every message is sealed for its receiver ({@link FrameSeal}): what arrives without a valid seal, meant for
- * another member, or seen before is refused before its frames are read.
+ * another member, or seen before is refused before its frames are read; a message to all that comes before its
+ * sender's first message to this member waits for it ({@link SealedArrivals}).
  */
 final class GroupChannel implements Receiver, AutoCloseable {
 
@@ -35,6 +36,7 @@ final class GroupChannel implements Receiver, AutoCloseable {
     private final FrameSeal seal;
     private final AtomicBoolean failureLogged = new AtomicBoolean();
     private volatile Inbox inbox;
+    private volatile SealedArrivals arrivals;
     private volatile byte[] self;
 
     /** @param seal seals what is sent and checks what arrives; {@code null} for an unsecured group */
@@ -47,6 +49,7 @@ final class GroupChannel implements Receiver, AutoCloseable {
     /** Joins the group; returns when this node is a member (of a group of one, if nobody answered). */
     Address connect(Inbox target) throws Exception {
         this.inbox = target;
+        this.arrivals = seal == null ? null : new SealedArrivals(seal, GroupChannel::identity, this::ownIdentity, target);
         channel.setReceiver(this);
         channel.connect(clusterName);
         self = identity(channel.getAddress());
@@ -107,16 +110,14 @@ final class GroupChannel implements Receiver, AutoCloseable {
             inbox.frame(from, new byte[0], 0, 0);
             return;
         }
+        byte[] buffer = message.getArray();
+        int offset = message.getOffset();
         int length = message.getLength();
-        if (seal != null) {
-            try {
-                length = seal.open(message.getArray(), message.getOffset(), length, identity(from), ownIdentity());
-            } catch (MalformedMessageException e) {
-                inbox.rejected(from, e.getMessage());
-                return;
-            }
+        if (arrivals == null) {
+            inbox.frame(from, buffer, offset, length);
+        } else {
+            arrivals.deliver(from, buffer, offset, length);
         }
-        inbox.frame(from, message.getArray(), message.getOffset(), length);
     }
 
     private byte[] ownIdentity() {
@@ -137,7 +138,12 @@ final class GroupChannel implements Receiver, AutoCloseable {
     @Override
     public void viewAccepted(View view) {
         if (seal != null) {
-            seal.forgetSendersOtherThan(view.getMembers().stream().map(GroupChannel::identity).toList());
+            // before the inbox hears of the view (and greets the members that joined): their to-all marks are set
+            seal.view(view.getMembers().stream().map(GroupChannel::identity).toList());
+            SealedArrivals sealed = arrivals;
+            if (sealed != null) {
+                sealed.view(Set.copyOf(view.getMembers()));
+            }
         }
         Inbox target = inbox;
         if (target != null) {

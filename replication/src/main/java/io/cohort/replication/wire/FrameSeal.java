@@ -24,18 +24,23 @@ import javax.crypto.spec.SecretKeySpec;
  * </pre>
  * The stream is one of: to one member, to one member urgent (answers that overtake the regular messages), to all.
  * A sender numbers each stream on its own, a stream to one member per receiver (JGroups addresses are random for every
- * start of a member), so a receiver sees each stream's numbers nearly in order. The to-all mark, in every message, is
- * the last number the sender gave a message to all. The seal is a truncated HMAC-SHA256, keyed by a key derived from the
- * cluster secret, over the payload, the trailer's fields, the sender's identity and, for a stream to one member, the
- * receiver's.
+ * start of a member), so a receiver sees each stream's numbers nearly in order. The to-all mark, in every message to one
+ * member, is the last number the sender had given a message to all when that member entered its view ({@link #view});
+ * for a member it has not seen in a view yet, the last number given so far. The seal is a truncated HMAC-SHA256, keyed
+ * by a key derived from the cluster secret, over the payload, the trailer's fields, the sender's identity and, for a
+ * stream to one member, the receiver's.
  *
  * <p>A receiver refuses a message whose seal does not verify, one meant for another member (or an earlier start of
  * itself), and one whose number it accepted before or that is older than its {@link ReplayWindow}. The first message
  * it receives from a sender must be fresh (sent within the clock skew of the receiver's clock); later ones, in any
- * stream of that sender, need not be, so a clock that steps after the members met does not stop replication. A stream
- * to one member starts a little below its first number seen ({@value #STREAM_START_MARGIN}). A stream to all starts
- * at the to-all mark of the first message the sender wrote to this member: messages to all sent before the sender
- * first wrote to this member are refused, so a member that just joined cannot be fed a backlog of captured ones. A
+ * stream of that sender, need not be, so a clock that steps after the members met does not stop replication. A regular
+ * stream to one member starts a little below its first number seen ({@value #STREAM_START_MARGIN}); an urgent one
+ * anywhere in the window below it, since out-of-band messages are delivered as they come and a lost one comes back
+ * after the transport's retransmission delay (every number of a stream to one member was meant for this very start of
+ * this member, so a number not accepted yet is no replay). A stream to all starts at the to-all mark of the first
+ * message the sender wrote to this member: messages to all the sender gave a number before this member entered its
+ * view are refused, so a member that just joined cannot be fed a backlog of captured ones; one that arrives before the
+ * sender's first message to this member is refused with {@link ToAllBeforeMarkException}, for the caller to hold. A
  * stream's window is forgotten when its sender has left the view and stayed quiet for twice the clock skew; its
  * highest number is kept, and a stream met again starts above it, so nothing accepted before can be accepted again.
  * Identities passed in are kept as they are: callers hand over arrays they do not change afterwards. Thread-safe.
@@ -82,6 +87,8 @@ public final class FrameSeal {
     private final long maxSkewMillis;
     private final LongSupplier clock;
     private final AtomicLong toAll = new AtomicLong();
+    /** Per member of the view, the last number given a message to all when it entered the view: its to-all mark. */
+    private final ConcurrentMap<ByteBuffer, Long> toAllMarks = new ConcurrentHashMap<>();
     private final ConcurrentMap<StreamKey, AtomicLong> toOne = new ConcurrentHashMap<>();
     private final ConcurrentMap<StreamKey, ReplayWindow> windows = new ConcurrentHashMap<>();
     /** The highest number of each forgotten stream: where it starts if met again. */
@@ -120,7 +127,8 @@ public final class FrameSeal {
                         .incrementAndGet();
         byte[] sealed = Arrays.copyOf(payload, payload.length + TRAILER);
         ByteBuffer trailer = ByteBuffer.wrap(sealed, payload.length, TRAILER);
-        trailer.put(stream.code).putLong(number).putLong(clock.getAsLong()).putLong(toAll.get());
+        long mark = to == null ? toAll.get() : toAllMarks.getOrDefault(ByteBuffer.wrap(to), toAll.get());
+        trailer.put(stream.code).putLong(number).putLong(clock.getAsLong()).putLong(mark);
         trailer.put(seal(sealed, 0, payload.length, from, to == null ? NOBODY : to));
         return sealed;
     }
@@ -189,9 +197,15 @@ public final class FrameSeal {
         if (key.stream() == Stream.TO_ALL) {
             Long mark = firstToAllMarks.get(key.member());
             if (mark == null) {
-                return startedMeanwhile(key, "a message to all before any message of the sender's own to this member");
+                ReplayWindow started = windows.get(key);
+                if (started == null) {
+                    throw new ToAllBeforeMarkException();
+                }
+                return started;
             }
             floor = mark;
+        } else if (key.stream() == Stream.TO_ONE_URGENT) {
+            floor = 0;
         } else {
             floor = Math.max(0, number - STREAM_START_MARGIN);
         }
@@ -214,6 +228,20 @@ public final class FrameSeal {
     }
 
     /**
+     * The view changed to {@code members}: a member new to it gets, as its to-all mark, the last number given a message
+     * to all so far, so it accepts every message to all numbered after it entered the view; the marks of members that
+     * left are dropped, and the streams of senders that left are forgotten once quiet ({@link #forgetSendersOtherThan}).
+     * Call it before sending anything to the members that joined.
+     */
+    public void view(Collection<byte[]> members) {
+        Set<ByteBuffer> present = members.stream().map(ByteBuffer::wrap).collect(Collectors.toSet());
+        long mark = toAll.get();
+        present.forEach(member -> toAllMarks.putIfAbsent(member, mark));
+        toAllMarks.keySet().retainAll(present);
+        forgetSendersOtherThan(members);
+    }
+
+    /**
      * Forgets the streams of senders that are not {@code members} and were quiet for twice the clock skew, keeping
      * each stream's highest number: a sender that comes back continues above it.
      */
@@ -222,6 +250,25 @@ public final class FrameSeal {
         long idleNanos = Duration.ofMillis(2 * maxSkewMillis).toNanos();
         windows.entrySet().removeIf(e -> !present.contains(e.getKey().member()) && e.getValue().retireIfIdle(idleNanos,
                 highest -> forgottenHighest.merge(e.getKey(), highest, Math::max)));
+    }
+
+    /**
+     * Whether a message's seal verifies for sender {@code from} and receiver {@code self}, without looking at its number
+     * (nothing is remembered: {@link #open} decides whether it is new).
+     */
+    public boolean verifies(byte[] buffer, int offset, int length, byte[] from, byte[] self) {
+        if (length < TRAILER) {
+            return false;
+        }
+        int payload = length - TRAILER;
+        byte code = buffer[offset + payload];
+        byte[] expected = seal(buffer, offset, payload, from, code == Stream.TO_ALL.code ? NOBODY : self);
+        return MessageDigest.isEqual(expected, Arrays.copyOfRange(buffer, offset + length - SEAL, offset + length));
+    }
+
+    /** Whether a sealed message is one to all (by its trailer's stream; the seal itself is not checked). */
+    public static boolean isToAll(byte[] buffer, int offset, int length) {
+        return length >= TRAILER && buffer[offset + length - TRAILER] == Stream.TO_ALL.code;
     }
 
     private byte[] seal(byte[] buffer, int offset, int payload, byte[] from, byte[] to) {

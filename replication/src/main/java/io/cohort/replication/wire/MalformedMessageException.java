@@ -5,7 +5,7 @@ package io.cohort.replication.wire;
  * a length beyond its bound or beyond the frame, trailing bytes, or a failed authentication check.
  * The receiver drops the frame, counts it and carries on.
  */
-public final class MalformedMessageException extends Exception {
+public class MalformedMessageException extends Exception {
 
     public MalformedMessageException(String reason) {
         super(reason);

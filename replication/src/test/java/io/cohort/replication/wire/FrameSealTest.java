@@ -101,7 +101,7 @@ class FrameSealTest {
 
         assertThat(open(receiver, toAll, A, B)).isEqualTo(PAYLOAD.length);
         assertThatThrownBy(() -> open(other, toAll, A, C)).as("C has not heard from A yet")
-                .hasMessageContaining("before any message of the sender's own");
+                .isInstanceOf(ToAllBeforeMarkException.class).hasMessageContaining("before any message of the sender's own");
         assertThat(open(other, hello, A, C)).isEqualTo(PAYLOAD.length);
         assertThat(open(other, sender.seal(PAYLOAD, A, null, false), A, C)).isEqualTo(PAYLOAD.length);
         assertThatThrownBy(() -> open(receiver, toAll, A, B)).hasMessageContaining("accepted before");
@@ -119,6 +119,35 @@ class FrameSealTest {
         }
         assertThat(open(joined, sender.seal(PAYLOAD, A, null, false), A, C)).as("sent after the greeting")
                 .isEqualTo(PAYLOAD.length);
+    }
+
+    @Test
+    void aMemberAcceptsTheMessagesToAllNumberedAfterItEnteredTheSendersViewThoughSentBeforeTheGreeting()
+            throws Exception {
+        byte[] beforeTheJoin = sender.seal(PAYLOAD, A, null, false);
+        sender.view(List.of(A, B, C)); // C joined
+        byte[] afterTheJoin = sender.seal(PAYLOAD, A, null, false); // a lane's message, before the greeting went out
+        byte[] hello = sender.seal(PAYLOAD, A, C, true);
+        FrameSeal joined = seal(new byte[32]);
+
+        assertThat(open(joined, hello, A, C)).isEqualTo(PAYLOAD.length);
+        assertThat(open(joined, afterTheJoin, A, C)).isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(joined, beforeTheJoin, A, C)).hasMessageContaining("older than");
+    }
+
+    @Test
+    void anUrgentStreamsFirstMessageMayArriveLongAfterLaterOnes() throws Exception {
+        List<byte[]> urgent = new java.util.ArrayList<>();
+        for (int i = 0; i < 10 * FrameSeal.STREAM_START_MARGIN; i++) {
+            urgent.add(sender.seal(PAYLOAD, A, B, true)); // the first one was lost and comes back retransmitted
+        }
+        assertThat(open(receiver, urgent.get(urgent.size() - 1), A, B)).as("the first to arrive").isEqualTo(PAYLOAD.length);
+        for (byte[] message : urgent.subList(1, urgent.size() - 1)) {
+            assertThat(open(receiver, message, A, B)).isEqualTo(PAYLOAD.length);
+        }
+
+        assertThat(open(receiver, urgent.get(0), A, B)).as("out of band: overtaken, not replayed").isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(receiver, urgent.get(0), A, B)).hasMessageContaining("accepted before");
     }
 
     @Test

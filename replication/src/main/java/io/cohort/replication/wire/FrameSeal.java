@@ -38,9 +38,11 @@ import javax.crypto.spec.SecretKeySpec;
  * anywhere in the window below it, since out-of-band messages are delivered as they come and a lost one comes back
  * after the transport's retransmission delay (every number of a stream to one member was meant for this very start of
  * this member, so a number not accepted yet is no replay). A stream to all starts at the to-all mark of the first
- * message the sender wrote to this member: messages to all the sender gave a number before this member entered its
- * view are refused, so a member that just joined cannot be fed a backlog of captured ones; one that arrives before the
- * sender's first message to this member is refused with {@link ToAllBeforeMarkException}, for the caller to hold. A
+ * message the sender wrote to this member: a message to all numbered at or below it (before this member entered the
+ * sender's view) is refused unless the sender sent it less than {@link #TO_ALL_GRACE} before that first message (the
+ * view reaches the transport a moment before the sender marks it), so a member that just joined cannot be fed a
+ * backlog of captured ones; one that arrives before the sender's first message to this member is refused with
+ * {@link ToAllBeforeMarkException}, for the caller to hold. A
  * stream's window is forgotten when its sender has left the view and stayed quiet for twice the clock skew; its
  * highest number is kept, and a stream met again starts above it, so nothing accepted before can be accepted again.
  * Identities passed in are kept as they are: callers hand over arrays they do not change afterwards. Thread-safe.
@@ -58,6 +60,11 @@ public final class FrameSeal {
      * another order.
      */
     static final int STREAM_START_MARGIN = 64;
+    /**
+     * How long before its first message to a member the sender may have sent a message to all numbered at or below
+     * the member's to-all mark, for the member to accept it (see {@code checkSentAfterJoining}).
+     */
+    static final Duration TO_ALL_GRACE = Duration.ofSeconds(2);
 
     /** The streams a sender numbers on their own; the code is the trailer's first byte. */
     private enum Stream {
@@ -82,6 +89,10 @@ public final class FrameSeal {
     private record StreamKey(ByteBuffer member, Stream stream) {
     }
 
+    /** Where a sender's stream to all starts here: its to-all mark, and when it sent its first message to this member. */
+    private record ToAllStart(long mark, long greetedAt) {
+    }
+
     private final SecretKeySpec key;
     private final ThreadLocal<Mac> macs;
     private final long maxSkewMillis;
@@ -93,8 +104,8 @@ public final class FrameSeal {
     private final ConcurrentMap<StreamKey, ReplayWindow> windows = new ConcurrentHashMap<>();
     /** The highest number of each forgotten stream: where it starts if met again. */
     private final ConcurrentMap<StreamKey, Long> forgottenHighest = new ConcurrentHashMap<>();
-    /** Per sender, the to-all mark of the first message it wrote to this member: where its stream to all starts. */
-    private final ConcurrentMap<ByteBuffer, Long> firstToAllMarks = new ConcurrentHashMap<>();
+    /** Per sender, the to-all mark of the first message it wrote to this member and when it sent it (its clock). */
+    private final ConcurrentMap<ByteBuffer, ToAllStart> toAllStarts = new ConcurrentHashMap<>();
     /** The senders a fresh message came from: their later streams start without a look at the clock. */
     private final Set<ByteBuffer> met = ConcurrentHashMap.newKeySet();
 
@@ -158,6 +169,9 @@ public final class FrameSeal {
         }
         ByteBuffer sender = ByteBuffer.wrap(from);
         StreamKey key = new StreamKey(sender, stream);
+        if (stream == Stream.TO_ALL) {
+            checkSentAfterJoining(sender, number, sentAt);
+        }
         while (true) {
             ReplayWindow window = windows.get(key);
             if (window == null) {
@@ -166,7 +180,7 @@ public final class FrameSeal {
             switch (window.accept(number)) {
                 case ACCEPTED:
                     if (stream != Stream.TO_ALL) {
-                        firstToAllMarks.putIfAbsent(sender, toAllMark);
+                        toAllStarts.putIfAbsent(sender, new ToAllStart(toAllMark, sentAt));
                     }
                     return payload;
                 case SEEN_BEFORE:
@@ -195,15 +209,7 @@ public final class FrameSeal {
         }
         long floor;
         if (key.stream() == Stream.TO_ALL) {
-            Long mark = firstToAllMarks.get(key.member());
-            if (mark == null) {
-                ReplayWindow started = windows.get(key);
-                if (started == null) {
-                    throw new ToAllBeforeMarkException();
-                }
-                return started;
-            }
-            floor = mark;
+            floor = 0; // what came before this member joined is refused by checkSentAfterJoining
         } else if (key.stream() == Stream.TO_ONE_URGENT) {
             floor = 0;
         } else {
@@ -216,6 +222,25 @@ public final class FrameSeal {
         ReplayWindow started = new ReplayWindow(floor);
         ReplayWindow raced = windows.putIfAbsent(key, started);
         return raced != null ? raced : started;
+    }
+
+    /**
+     * A message to all numbered at or below the to-all mark was numbered before the sender's view listed this member;
+     * it is accepted only if the sender sent it at most {@link #TO_ALL_GRACE} before its first message to this member
+     * (both times by the sender's clock): the view reaches the transport before the sender marks it, so in between a
+     * message to all can reach this member with a number at or below its mark. Earlier ones are a backlog from before
+     * this member joined, which a replay could feed it.
+     */
+    private void checkSentAfterJoining(ByteBuffer sender, long number, long sentAt) throws MalformedMessageException {
+        ToAllStart start = toAllStarts.get(sender);
+        if (start == null) {
+            throw new ToAllBeforeMarkException();
+        }
+        if (number <= start.mark() && sentAt < start.greetedAt() - TO_ALL_GRACE.toMillis()) {
+            throw new MalformedMessageException("message to all sent before this member joined: number " + number
+                    + " of this sender's stream TO_ALL is at or below its mark and was sent "
+                    + (start.greetedAt() - sentAt) + " ms before the sender's first message to this member");
+        }
     }
 
     /** The window another thread started for this stream meanwhile; if none, the message is refused for {@code why}. */

@@ -216,9 +216,6 @@ final class BalancerProxy extends ProxyHandler {
     protected void copyRequestHeaders(Request request, org.eclipse.jetty.client.Request toMember) {
         super.copyRequestHeaders(request, toMember);
         toMember.headers(ForwardedHeaders::removeUntrusted);
-        if (request instanceof BufferedBody) {
-            toMember.headers(headers -> headers.remove(HttpHeader.EXPECT)); // the body is here: nothing to wait for
-        }
     }
 
     @Override

@@ -4,6 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.content.ByteBufferContentSource;
 import org.eclipse.jetty.server.Request;
@@ -14,7 +16,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * (one byte every few seconds) then holds nothing but its own connection to the balancer, not one of
  * a member's connections for each such request (64 of them would stall the member for every other
  * user). Bodies with a {@code Content-Length} up to {@link #LIMIT} are buffered; larger or chunked
- * ones are streamed as they arrive. The whole body must arrive within the request timeout.
+ * ones are streamed as they arrive. The whole body must arrive within the request timeout. Its headers are the
+ * client's without {@code Expect}: the client's {@code 100-continue} was answered here when the body was read.
  */
 final class BufferedBody extends Request.Wrapper {
 
@@ -22,10 +25,19 @@ final class BufferedBody extends Request.Wrapper {
     static final int LIMIT = 64 * 1024;
 
     private final ByteBufferContentSource content;
+    private final HttpFields headers;
 
     private BufferedBody(Request request, byte[] body) {
         super(request);
         this.content = new ByteBufferContentSource(ByteBuffer.wrap(body));
+        // the body is here: nobody waits for a go-ahead any more (the proxy would otherwise wait for the member's
+        // "100 Continue" before sending the body, and the member, never asked, would wait for the body)
+        this.headers = HttpFields.build(request.getHeaders()).remove(HttpHeader.EXPECT).asImmutable();
+    }
+
+    @Override
+    public HttpFields getHeaders() {
+        return headers;
     }
 
     /** Whether {@code request}'s body is read whole before it is forwarded (at most {@code maxBody} bytes). */

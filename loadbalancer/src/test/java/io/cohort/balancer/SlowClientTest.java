@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Clients that send their request bodies slowly cost the members nothing. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -95,6 +97,36 @@ class SlowClientTest {
             }
             upload.setSoTimeout(10_000);
             String answer = new String(upload.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+
+            assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("n1:" + body);
+        }
+    }
+
+    /**
+     * A client that asks before sending its body ({@code Expect: 100-continue}, as curl does above 1 KiB) gets the
+     * go-ahead and then its answer, whether the balancer buffers the body or streams it to the member.
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {2_000, 100_000})
+    void aClientThatExpects100ContinueGetsTheGoAheadAndThenItsAnswer(int length) throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        String body = "y".repeat(length - 3) + "end";
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1);
+                Socket client = new Socket(lb.server.uri().getHost(), lb.server.uri().getPort())) {
+            client.setSoTimeout(5_000); // a balancer that waits on the member for a go-ahead it never sends: a timeout
+            OutputStream out = client.getOutputStream();
+            out.write(("POST /shop/cart HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nExpect: 100-continue\r\n"
+                    + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            java.io.InputStream in = client.getInputStream();
+            byte[] interim = new byte["HTTP/1.1 100 Continue\r\n\r\n".length()];
+            assertThat(in.readNBytes(interim, 0, interim.length)).isEqualTo(interim.length);
+            assertThat(new String(interim, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 100 ");
+
+            out.write(body.getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
 
             assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("n1:" + body);
         }

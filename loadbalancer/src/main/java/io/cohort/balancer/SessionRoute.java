@@ -36,12 +36,25 @@ record SessionRoute(String owner, String backups) {
             }
         }
         if (owner == null) {
-            String param = request.getHttpURI().getParam();
-            if (param != null && param.regionMatches(true, 0, PATH_PARAMETER, 0, PATH_PARAMETER.length())) {
-                owner = route(param.substring(PATH_PARAMETER.length()));
-            }
+            owner = routeInPathParameters(request.getHttpURI().getParam());
         }
         return owner == null && backups == null ? NONE : new SessionRoute(owner, backups);
+    }
+
+    /**
+     * The route of the session id in a {@code jsessionid=} path parameter among the last segment's parameters
+     * ({@code a=1;jsessionid=abc.n1;b=2}), or null when there is none.
+     */
+    static String routeInPathParameters(String parameters) {
+        if (parameters == null) {
+            return null;
+        }
+        for (String parameter : parameters.split(";")) {
+            if (parameter.regionMatches(true, 0, PATH_PARAMETER, 0, PATH_PARAMETER.length())) {
+                return route(parameter.substring(PATH_PARAMETER.length()));
+            }
+        }
+        return null;
     }
 
     /** The route suffix of a session id, or null when it has none. */

@@ -26,4 +26,13 @@ class SessionRouteTest {
         assertThat(SessionRoute.cookieValue(header, "SESSION")).isNull();
         assertThat(SessionRoute.cookieValue("JSESSIONID=", "JSESSIONID")).isEmpty();
     }
+
+    @Test
+    void theSessionIdIsFoundAmongOtherPathParameters() {
+        assertThat(SessionRoute.routeInPathParameters("jsessionid=node0abc.n2")).isEqualTo("n2");
+        assertThat(SessionRoute.routeInPathParameters("jsessionid=node0abc.n2;x=y")).isEqualTo("n2");
+        assertThat(SessionRoute.routeInPathParameters("x=y;JSESSIONID=node0abc.n2")).isEqualTo("n2");
+        assertThat(SessionRoute.routeInPathParameters("x=y")).isNull();
+        assertThat(SessionRoute.routeInPathParameters(null)).isNull();
+    }
 }

@@ -43,6 +43,11 @@ public record StoredSession(
      * a user who was active within the interval keeps the session, and one who left for longer does not get it back.
      */
     public boolean expiredBeyondDoubtAt(Instant now) {
+        return expiredBeyondDoubt(lastAccessed, maxInactiveMillis, now);
+    }
+
+    /** {@link #expiredBeyondDoubtAt} for a session known only by its last access and inactive interval. */
+    public static boolean expiredBeyondDoubt(Instant lastAccessed, long maxInactiveMillis, Instant now) {
         return maxInactiveMillis > 0 && lastAccessed.plusMillis(maxInactiveMillis + maxInactiveMillis / 4).isBefore(now);
     }
 

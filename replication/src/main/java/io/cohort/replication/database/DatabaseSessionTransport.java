@@ -181,7 +181,7 @@ final class DatabaseSessionTransport implements SessionTransport {
             return false;
         }
         try {
-            return loader.exists(sessionId, seconds(BACKGROUND_TIMEOUT));
+            return loader.exists(sessionId, Instant.now(), seconds(BACKGROUND_TIMEOUT));
         } catch (SQLException e) {
             failed("looking up session " + sessionId, e);
             return false;

@@ -84,15 +84,20 @@ final class SessionLoader {
         }
     }
 
-    /** Whether a row of the session exists (expired or not). */
-    boolean exists(String id, int timeoutSeconds) throws SQLException {
+    /**
+     * Whether a row of the session exists that {@link #load} would not refuse as expired beyond doubt: the id is in
+     * use. A row that expired beyond doubt and awaits the sweeper is not: the servlet container, told otherwise, would
+     * give a new session that very id, whose row (another's, or older) it could then never write.
+     */
+    boolean exists(String id, Instant now, int timeoutSeconds) throws SQLException {
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(tables.sessionExists())) {
             select.setQueryTimeout(timeoutSeconds);
             select.setString(1, application);
             select.setString(2, id);
             try (ResultSet row = select.executeQuery()) {
-                return row.next();
+                return row.next()
+                        && !StoredSession.expiredBeyondDoubt(Instant.ofEpochMilli(row.getLong(1)), row.getLong(2), now);
             }
         }
     }

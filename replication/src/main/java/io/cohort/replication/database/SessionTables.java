@@ -146,7 +146,7 @@ record SessionTables(String prefix, String binaryType) {
     }
 
     String sessionExists() {
-        return "SELECT 1 FROM " + sessions() + " WHERE app = ? AND id = ?";
+        return "SELECT last_accessed, max_inactive_ms FROM " + sessions() + " WHERE app = ? AND id = ?";
     }
 
     /** Takes ownership of the version that was read (so a concurrent write by the old owner is noticed). */

@@ -97,6 +97,34 @@ class DatabaseSessionLifetimeTest {
     }
 
     @Test
+    void aRowThatExpiredBeyondDoubtDoesNotKeepItsIdInUse() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            DatabaseNode a = DatabaseNode.start("a", database, settings);
+            Instant now = Instant.now();
+            TestSession expired = new TestSession("gone-" + System.nanoTime(), TestMember.CODEC);
+            TestSession live = new TestSession("live-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (expired) {
+                expired.access(now.minusMillis(26_000)).maxInactive(20_000); // 1.3 × the interval: not swept before 2 ×
+                expired.set("cart", "EST-1");
+                a.store().requestCompleted(expired);
+            }
+            synchronized (live) {
+                live.access(now.minusMillis(19_000)).maxInactive(20_000);
+                live.set("cart", "EST-2");
+                a.store().requestCompleted(live);
+            }
+            a.crash();
+
+            assertThat(b.store().load(expired.id())).as("refused as expired beyond doubt").isEmpty();
+            assertThat(b.store().exists(expired.id()))
+                    .as("so its id is not in use: a new session under it could never write the row").isFalse();
+            assertThat(b.store().exists(live.id())).isTrue();
+        }
+    }
+
+    @Test
     void aRemovalWhoseDeletionFailedIsRetriedSoOtherNodesCannotLoadTheSessionAgain() throws Exception {
         var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
         try (TestDatabase database = new H2Database();

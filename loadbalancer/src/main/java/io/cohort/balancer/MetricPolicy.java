@@ -22,9 +22,14 @@ final class MetricPolicy implements RoutePolicy {
                 new AtomicInteger(random.nextInt(groups.all.length))};
     }
 
+    private final GroupChooser inGroup = this::chooseIn;
+
     @Override
     public Backend choose(Backend excluded) {
-        int index = groups.groupFor(excluded);
+        return groups.choose(excluded, inGroup);
+    }
+
+    private Backend chooseIn(int index, Backend excluded) {
         Backend[] group = groups.group(index);
         int n = group.length;
         int start = Math.floorMod(cursors[index].getAndIncrement(), n);

@@ -18,9 +18,15 @@ final class RandomPolicy implements RoutePolicy {
         this.random = random;
     }
 
+    private final GroupChooser inGroup = this::chooseIn;
+
     @Override
     public Backend choose(Backend excluded) {
-        Backend[] group = groups.group(groups.groupFor(excluded));
+        return groups.choose(excluded, inGroup);
+    }
+
+    private Backend chooseIn(int index, Backend excluded) {
+        Backend[] group = groups.group(index);
         int total = 0;
         for (Backend b : group) {
             if (b.eligible(excluded)) {

@@ -28,9 +28,14 @@ final class RoundRobinPolicy implements RoutePolicy {
         this.current = new int[][] {new int[groups.local.length], new int[groups.all.length]};
     }
 
+    private final GroupChooser inGroup = this::chooseIn;
+
     @Override
     public Backend choose(Backend excluded) {
-        int index = groups.groupFor(excluded);
+        return groups.choose(excluded, inGroup);
+    }
+
+    private Backend chooseIn(int index, Backend excluded) {
         Backend[] group = groups.group(index);
         return weighted ? weighted(group, current[index], excluded) : inTurn(group, cursors[index], excluded);
     }

@@ -33,6 +33,17 @@ sealed interface RoutePolicy permits RandomPolicy, RoundRobinPolicy, MetricPolic
         };
     }
 
+    /** A policy's choice within one group of members. */
+    @FunctionalInterface
+    interface GroupChooser {
+        /**
+         * @param group    0 for the local members, 1 for all ({@link MemberGroups#group})
+         * @param excluded a member not to choose, or null
+         * @return a live member of the group, or null when none is live
+         */
+        Backend chooseIn(int group, Backend excluded);
+    }
+
     /**
      * The members a policy draws from: all of them, or first the local ones when the policy prefers
      * local members (falling back to all when no local member is live).
@@ -46,6 +57,16 @@ sealed interface RoutePolicy permits RandomPolicy, RoundRobinPolicy, MetricPolic
             this.all = members.toArray(new Backend[0]);
             this.local = members.stream().filter(Backend::local).toArray(Backend[]::new);
             this.preferLocal = preferLocal && local.length > 0;
+        }
+
+        /**
+         * The member {@code chooser} picks in the group {@link #groupFor} names; when that was the local group and its
+         * live members went down between the two looks, in all of them, as when no local member is live.
+         */
+        Backend choose(Backend excluded, GroupChooser chooser) {
+            int index = groupFor(excluded);
+            Backend chosen = chooser.chooseIn(index, excluded);
+            return chosen == null && index == 0 ? chooser.chooseIn(1, excluded) : chosen;
         }
 
         /** Index 0 for the local group, 1 for all; chosen per call. */

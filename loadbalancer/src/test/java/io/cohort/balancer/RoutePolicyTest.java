@@ -106,6 +106,23 @@ class RoutePolicyTest {
         assertThat(policy.choose(null)).as("a is busier").isSameAs(b);
     }
 
+    @Test
+    void whenTheLocalMembersGoDownBetweenTheTwoLooksTheChoiceFallsBackToAllMembers() {
+        Backend local = backend("local", 1, true);
+        Backend remote = backend("remote", 1, false);
+        RoutePolicy.MemberGroups groups = new RoutePolicy.MemberGroups(List.of(local, remote), true);
+        List<Integer> asked = new ArrayList<>();
+
+        // the local group looked live when it was picked; by the time a member is chosen in it, none is
+        Backend chosen = groups.choose(null, (group, excluded) -> {
+            asked.add(group);
+            return group == 0 ? null : remote;
+        });
+
+        assertThat(asked).containsExactly(0, 1);
+        assertThat(chosen).isSameAs(remote);
+    }
+
     private static List<String> names(RoutePolicy policy, int n) {
         List<String> names = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.cohort.config.Delivery;
+import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.ChangeKind;
@@ -38,6 +39,8 @@ import org.junit.jupiter.api.Timeout;
 class DatabaseSessionLifetimeTest {
 
     private static final Delivery SYNC = new Delivery.Sync(Duration.ofSeconds(1));
+    private static final ReplicationSettings REQUEST_END = TestGroup.settings(1, Trigger.ON_REQUEST_END,
+            Scope.MODIFIED_ATTRIBUTES, SYNC);
 
     @Test
     void onShutdownASessionInUseOnTheNodeThatLoadedItIsNotSweptAndIsHandedOverAtItsStop() throws Exception {
@@ -98,23 +101,13 @@ class DatabaseSessionLifetimeTest {
 
     @Test
     void aRowThatExpiredBeyondDoubtDoesNotKeepItsIdInUse() throws Exception {
-        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
         try (TestDatabase database = new H2Database();
-             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
-            DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, REQUEST_END)) {
+            DatabaseNode a = DatabaseNode.start("a", database, REQUEST_END);
             Instant now = Instant.now();
-            TestSession expired = new TestSession("gone-" + System.nanoTime(), TestMember.CODEC);
-            TestSession live = new TestSession("live-" + System.nanoTime(), TestMember.CODEC);
-            synchronized (expired) {
-                expired.access(now.minusMillis(26_000)).maxInactive(20_000); // 1.3 × the interval: not swept before 2 ×
-                expired.set("cart", "EST-1");
-                a.store().requestCompleted(expired);
-            }
-            synchronized (live) {
-                live.access(now.minusMillis(19_000)).maxInactive(20_000);
-                live.set("cart", "EST-2");
-                a.store().requestCompleted(live);
-            }
+            // 1.3 × the interval since the last access: expired beyond doubt, not swept before 2 ×
+            TestSession expired = writtenBy(a, "gone-", now.minusMillis(26_000), 20_000);
+            TestSession live = writtenBy(a, "live-", now.minusMillis(19_000), 20_000);
             a.crash();
 
             assertThat(b.store().load(expired.id())).as("refused as expired beyond doubt").isEmpty();
@@ -122,6 +115,17 @@ class DatabaseSessionLifetimeTest {
                     .as("so its id is not in use: a new session under it could never write the row").isFalse();
             assertThat(b.store().exists(live.id())).isTrue();
         }
+    }
+
+    /** A session with a cart, last accessed at {@code accessed}, that {@code owner} wrote to the database. */
+    private static TestSession writtenBy(DatabaseNode owner, String idPrefix, Instant accessed, long maxInactiveMillis) {
+        TestSession session = new TestSession(idPrefix + System.nanoTime(), TestMember.CODEC);
+        synchronized (session) {
+            session.access(accessed).maxInactive(maxInactiveMillis);
+            session.set("cart", "EST-1");
+            owner.store().requestCompleted(session);
+        }
+        return session;
     }
 
     @Test

@@ -60,7 +60,9 @@ class MembershipTest {
 
             GroupFaults.heal(members.get(2));
 
-            TestGroup.awaitMembers(members);
+            // JGroups' merge usually completes within seconds; once in the suite it had not after 20 s (the views
+            // were not recorded then): wait longer, and a failure now says what each member saw
+            TestGroup.awaitMembers(members, Duration.ofSeconds(45));
             for (int i = 0; i < 5; i++) {
                 ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("n", i));
                 assertThat(members.get(2).backupVersion(visit.id())).isEqualTo(visit.version());

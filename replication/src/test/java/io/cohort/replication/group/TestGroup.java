@@ -172,9 +172,20 @@ public final class TestGroup implements AutoCloseable {
 
     /** Waits until each of {@code expected} lists exactly {@code expected} as members. */
     public static void awaitMembers(List<TestMember> expected) {
+        awaitMembers(expected, Duration.ofSeconds(20));
+    }
+
+    /** {@link #awaitMembers(List)} with its own limit; a failure says what each member saw last. */
+    public static void awaitMembers(List<TestMember> expected, Duration limit) {
         List<String> names = expected.stream().map(TestMember::name).sorted().toList();
-        Await.until("every member sees " + names, () -> expected.stream()
-                .allMatch(m -> m.memberNames().stream().sorted().toList().equals(names)));
+        try {
+            Await.until("every member sees " + names, limit, () -> expected.stream()
+                    .allMatch(m -> m.memberNames().stream().sorted().toList().equals(names)));
+        } catch (AssertionError e) {
+            StringBuilder seen = new StringBuilder(e.getMessage()).append("; last seen:");
+            expected.forEach(m -> seen.append(' ').append(m.name()).append('=').append(m.memberNames()));
+            throw new AssertionError(seen.toString(), e);
+        }
     }
 
     private ProtocolConfig protocol(int slot) {

@@ -54,7 +54,8 @@ public final class DatabaseReplicationService implements SessionStoreFactory {
         this.pool = pool;
         this.tables = tables;
         this.view = new SingleNodeView(self);
-        ExpiredSessionSweeper expired = new ExpiredSessionSweeper(pool, tables, options.sweepLimit());
+        ExpiredSessionSweeper expired = new ExpiredSessionSweeper(pool, tables, options.sweepLimit(),
+                DatabaseSessionTransport.BACKGROUND_TIMEOUT);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-session-sweeper-" + self.name());
             thread.setDaemon(true);

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,18 +16,22 @@ import javax.sql.DataSource;
  * a live session (its owner refreshes the row at least every tenth of the interval) is never swept.
  * Owners normally delete what they expire; this catches sessions whose owner died. Any node may
  * sweep at any time: each deletion re-checks the condition, so sweeping twice is harmless. One run
- * deletes at most {@code limit} sessions, in one transaction.
+ * deletes at most {@code limit} sessions, in one transaction. Each statement may take at most the statement timeout:
+ * a row locked by a transaction that does not end (PostgreSQL waits for a lock for ever by default) fails the run
+ * rather than stopping the node's sweeps, and the removals they retry, for good.
  */
 final class ExpiredSessionSweeper {
 
     private final DataSource dataSource;
     private final SessionTables tables;
     private final int limit;
+    private final int timeoutSeconds;
 
-    ExpiredSessionSweeper(DataSource dataSource, SessionTables tables, int limit) {
+    ExpiredSessionSweeper(DataSource dataSource, SessionTables tables, int limit, Duration statementTimeout) {
         this.dataSource = dataSource;
         this.tables = tables;
         this.limit = limit;
+        this.timeoutSeconds = (int) Math.max(1, statementTimeout.toSeconds());
     }
 
     /** Deletes what is due at {@code now}; how many sessions were deleted. */
@@ -53,6 +58,7 @@ final class ExpiredSessionSweeper {
     private List<String[]> candidates(Connection connection, long now) throws SQLException {
         List<String[]> keys = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(tables.selectSweepable())) {
+            select.setQueryTimeout(timeoutSeconds);
             select.setMaxRows(limit);
             select.setLong(1, now);
             select.setLong(2, now);
@@ -67,6 +73,7 @@ final class ExpiredSessionSweeper {
 
     private boolean delete(Connection connection, String app, String id, long now) throws SQLException {
         try (PreparedStatement session = connection.prepareStatement(tables.deleteSweepable())) {
+            session.setQueryTimeout(timeoutSeconds);
             session.setString(1, app);
             session.setString(2, id);
             session.setLong(3, now);
@@ -75,6 +82,7 @@ final class ExpiredSessionSweeper {
             }
         }
         try (PreparedStatement attributes = connection.prepareStatement(tables.deleteAttributes())) {
+            attributes.setQueryTimeout(timeoutSeconds);
             attributes.setString(1, app);
             attributes.setString(2, id);
             attributes.executeUpdate();

@@ -1,7 +1,9 @@
 package io.cohort.replication.database;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
@@ -9,8 +11,14 @@ import io.cohort.replication.group.Await;
 import io.cohort.replication.group.TestGroup;
 import io.cohort.replication.group.TestMember;
 import io.cohort.session.contract.TestSession;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,6 +43,43 @@ class ExpiredSessionSweeperTest {
             assertThat(rows.attributeRowCount(abandoned.id())).isZero();
             assertThat(rows.version(recentlyExpired.id())).as("expired, but not yet twice").isPositive();
             assertThat(rows.version(live.id())).isPositive();
+        }
+    }
+
+    @Test
+    void aSweepThatMeetsARowLockedForGoodGivesUpAtItsStatementTimeout() throws Exception {
+        try (PostgresDatabase database = PostgresDatabase.open(); HikariDataSource pool = new HikariDataSource()) {
+            pool.setJdbcUrl(database.jdbcUrl());
+            database.user().ifPresent(pool::setUsername);
+            database.password().ifPresent(pool::setPassword);
+            SessionTables tables = SessionTables.createOrCheck(pool, "sweep_");
+            long longAgo = System.currentTimeMillis() - 60_000;
+            try (Connection setup = database.connect(); Statement insert = setup.createStatement()) {
+                insert.execute("INSERT INTO " + tables.sessions() + " (app, id, version, owner_node, host, created, "
+                        + "last_accessed, max_inactive_ms, expiry) VALUES ('shop', 'abandoned', 1, 'gone', 'h', "
+                        + longAgo + ", " + longAgo + ", 1000, " + (longAgo + 1000) + ")");
+            }
+            try (Connection stuck = database.connect()) { // a transaction that holds the row and never ends
+                stuck.setAutoCommit(false);
+                try (Statement lock = stuck.createStatement()) {
+                    lock.executeQuery("SELECT id FROM " + tables.sessions() + " FOR UPDATE").close();
+                }
+                ExpiredSessionSweeper sweeper = new ExpiredSessionSweeper(pool, tables, 10, Duration.ofSeconds(1));
+
+                CompletableFuture<Integer> sweep = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return sweeper.sweep(Instant.now());
+                    } catch (SQLException e) {
+                        throw new CompletionException(e);
+                    }
+                });
+
+                assertThatThrownBy(() -> sweep.get(15, TimeUnit.SECONDS)).as("gave up rather than waiting for ever")
+                        .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(SQLException.class);
+                stuck.rollback();
+            }
+            assertThat(new ExpiredSessionSweeper(pool, tables, 10, Duration.ofSeconds(1)).sweep(Instant.now()))
+                    .as("swept once the lock is gone").isOne();
         }
     }
 

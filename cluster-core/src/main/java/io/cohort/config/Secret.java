@@ -28,6 +28,14 @@ public final class Secret {
         }
     }
 
+    /** Fewer characters than this make a secret worth a warning: it can be guessed (offline or online). */
+    public static final int SHORTEST_QUIET_LENGTH = 16;
+
+    /** Whether the secret is shorter than {@link #SHORTEST_QUIET_LENGTH}. */
+    public boolean isShort() {
+        return value.length() < SHORTEST_QUIET_LENGTH;
+    }
+
     /** The secret value. Never log it. */
     public String reveal() {
         return value;

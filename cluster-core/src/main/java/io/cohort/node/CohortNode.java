@@ -142,12 +142,11 @@ public final class CohortNode implements AutoCloseable {
      * a warning at start (not a refusal: a test node may use one).
      */
     static Optional<String> shortTokenWarning(Secret token) {
-        int length = token.reveal().length();
-        if (length >= SHORTEST_QUIET_ADMIN_TOKEN) {
+        if (!token.isShort()) {
             return Optional.empty();
         }
-        return Optional.of("the admin token from " + token.origin() + " has " + length + " characters; whoever reaches "
-                + "the admin port can try guesses of it. Use at least " + SHORTEST_QUIET_ADMIN_TOKEN
+        return Optional.of("the admin token from " + token.origin() + " has " + token.reveal().length() + " characters; "
+                + "whoever reaches the admin port can try guesses of it. Use at least " + Secret.SHORTEST_QUIET_LENGTH
                 + " random characters (e.g. openssl rand -base64 24)");
     }
 
@@ -155,9 +154,6 @@ public final class CohortNode implements AutoCloseable {
     long idleTimeoutMillis() {
         return httpConnector.getIdleTimeout();
     }
-
-    /** Shortest admin token started without a warning. */
-    static final int SHORTEST_QUIET_ADMIN_TOKEN = 16;
 
     private ContextHandler adminContext() {
         config.admin().token().flatMap(CohortNode::shortTokenWarning).ifPresent(LOG::warn);

@@ -104,6 +104,12 @@ final class GroupMembership implements ClusterView, AutoCloseable {
         return selfAddress;
     }
 
+    /** The addresses of the view's members other than this node, named or not yet. */
+    List<Address> otherViewMembers() {
+        Address me = selfAddress;
+        return viewMembers.stream().filter(a -> !a.equals(me)).toList();
+    }
+
     /**
      * Installs a new JGroups view.
      *
@@ -111,12 +117,6 @@ final class GroupMembership implements ClusterView, AutoCloseable {
      *     every other member (the other side may have forgotten this node while the groups were split,
      *     even if this node never noticed the split)
      */
-    /** The addresses of the view's members other than this node, named or not yet. */
-    List<Address> otherViewMembers() {
-        Address me = selfAddress;
-        return viewMembers.stream().filter(a -> !a.equals(me)).toList();
-    }
-
     List<Address> viewChanged(View view) {
         List<Address> previous = viewMembers;
         viewMembers = List.copyOf(view.getMembers());

@@ -5,6 +5,7 @@ import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
 import io.cohort.config.GroupProtocol;
 import io.cohort.config.ReplicationSettings;
+import io.cohort.config.Secret;
 import io.cohort.replication.engine.CallerSends;
 import io.cohort.replication.engine.ReplicatingSessionStore;
 import io.cohort.replication.engine.ReplicationMetrics;
@@ -126,19 +127,15 @@ public final class GroupReplicationService implements SessionStoreFactory {
         }
     }
 
-    /** Shortest cluster secret started without a warning. */
-    static final int SHORTEST_QUIET_SECRET = 16;
-
     /**
      * Keys come from the secret by PBKDF2, which slows guessing but cannot stop it: whoever captures traffic can test
      * guesses offline, so a short secret is worth a warning (not a refusal: a test cluster may use one).
      */
-    private static void warnIfShort(String member, io.cohort.config.Secret secret) {
-        int length = secret.reveal().length();
-        if (length < SHORTEST_QUIET_SECRET) {
+    private static void warnIfShort(String member, Secret secret) {
+        if (secret.isShort()) {
             LOG.warn("{}: the cluster secret from {} has {} characters; whoever captures replication traffic can test "
                     + "guesses of it offline. Use at least {} random characters (e.g. openssl rand -base64 24)", member,
-                    secret.origin(), length, SHORTEST_QUIET_SECRET);
+                    secret.origin(), secret.reveal().length(), Secret.SHORTEST_QUIET_LENGTH);
         }
     }
 

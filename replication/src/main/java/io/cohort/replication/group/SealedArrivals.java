@@ -55,14 +55,14 @@ final class SealedArrivals {
 
     /** A sealed message arrived from {@code from}: opens it and delivers it, or holds it, or refuses it. */
     void deliver(Address from, byte[] buffer, int offset, int length) {
-        if (offer(from, buffer, offset, length, false)) {
-            return; // queued behind the sender's messages to all that wait for its first message to this member
+        if (queuedBehindWaiting(from, buffer, offset, length)) {
+            return;
         }
         int payload;
         try {
             payload = open(from, buffer, offset, length);
         } catch (ToAllBeforeMarkException e) {
-            if (!offer(from, buffer, offset, length, true)) {
+            if (!hold(from, backlogs.computeIfAbsent(from, sender -> new Backlog()), buffer, offset, length)) {
                 deliverNow(from, buffer, offset, length); // the wait ended meanwhile
             }
             return;
@@ -85,22 +85,26 @@ final class SealedArrivals {
     }
 
     /**
-     * Takes a message to all that was refused with {@link ToAllBeforeMarkException}, or any message to all while its
-     * sender has messages waiting; returns false if the message is not one to wait (it should be opened as usual:
-     * nothing waits for its sender any more).
+     * A message to all while its sender has messages waiting queues behind them, once its seal verified; returns false
+     * if the message is not such a one (it is opened as usual).
      */
-    private boolean offer(Address from, byte[] buffer, int offset, int length, boolean refusedForNoMark) {
-        if (!FrameSeal.isToAll(buffer, offset, length)) {
-            return false;
-        }
-        Backlog backlog = refusedForNoMark ? backlogs.computeIfAbsent(from, sender -> new Backlog()) : backlogs.get(from);
+    private boolean queuedBehindWaiting(Address from, byte[] buffer, int offset, int length) {
+        Backlog backlog = FrameSeal.isToAll(buffer, offset, length) ? backlogs.get(from) : null;
         if (backlog == null) {
             return false;
         }
-        if (!refusedForNoMark && !seal.verifies(buffer, offset, length, identities.apply(from), self.get())) {
+        if (!seal.verifies(buffer, offset, length, identities.apply(from), self.get())) {
             inbox.rejected(from, "message seal does not verify (sender lacks the cluster secret)");
             return true; // what is not verified never waits
         }
+        return hold(from, backlog, buffer, offset, length);
+    }
+
+    /**
+     * Adds a verified message to all to its sender's backlog (refused when everything held is at the cap) and delivers
+     * what may be delivered; returns false if the backlog closed meanwhile (nothing waits for that sender any more).
+     */
+    private boolean hold(Address from, Backlog backlog, byte[] buffer, int offset, int length) {
         synchronized (backlog) {
             if (backlog.closed) {
                 return false;

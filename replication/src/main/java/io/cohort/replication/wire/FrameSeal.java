@@ -162,8 +162,7 @@ public final class FrameSeal {
         long number = trailer.getLong();
         long sentAt = trailer.getLong();
         long toAllMark = trailer.getLong();
-        byte[] expected = seal(buffer, offset, payload, from, stream == Stream.TO_ALL ? NOBODY : self);
-        if (!MessageDigest.isEqual(expected, Arrays.copyOfRange(buffer, offset + length - SEAL, offset + length))) {
+        if (!sealMatches(buffer, offset, length, from, stream == Stream.TO_ALL ? NOBODY : self)) {
             throw new MalformedMessageException("message seal does not verify (sender lacks the cluster secret, or the "
                     + "message was meant for another member)");
         }
@@ -207,14 +206,9 @@ public final class FrameSeal {
                         + "time, more than the allowed clock skew of " + maxSkewMillis + " ms (a replay, or clocks out of step)");
             }
         }
-        long floor;
-        if (key.stream() == Stream.TO_ALL) {
-            floor = 0; // what came before this member joined is refused by checkSentAfterJoining
-        } else if (key.stream() == Stream.TO_ONE_URGENT) {
-            floor = 0;
-        } else {
-            floor = Math.max(0, number - STREAM_START_MARGIN);
-        }
+        // an urgent stream may start anywhere in its window; what a stream to all had before this member joined is
+        // refused by checkSentAfterJoining
+        long floor = key.stream() == Stream.TO_ONE ? Math.max(0, number - STREAM_START_MARGIN) : 0;
         if (forgotten != null) {
             floor = Math.max(floor, forgotten);
         }
@@ -285,9 +279,12 @@ public final class FrameSeal {
         if (length < TRAILER) {
             return false;
         }
-        int payload = length - TRAILER;
-        byte code = buffer[offset + payload];
-        byte[] expected = seal(buffer, offset, payload, from, code == Stream.TO_ALL.code ? NOBODY : self);
+        return sealMatches(buffer, offset, length, from, isToAll(buffer, offset, length) ? NOBODY : self);
+    }
+
+    /** Whether the seal at the end of a message of {@code length} ≥ {@link #TRAILER} bytes is the one for these parties. */
+    private boolean sealMatches(byte[] buffer, int offset, int length, byte[] from, byte[] to) {
+        byte[] expected = seal(buffer, offset, length - TRAILER, from, to);
         return MessageDigest.isEqual(expected, Arrays.copyOfRange(buffer, offset + length - SEAL, offset + length));
     }
 

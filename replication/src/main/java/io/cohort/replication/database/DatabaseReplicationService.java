@@ -16,6 +16,7 @@ import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.SessionStoreFactory;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,6 +38,15 @@ import org.slf4j.LoggerFactory;
 public final class DatabaseReplicationService implements SessionStoreFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseReplicationService.class);
+
+    /**
+     * How long the pool's check of a connection that sat idle may take (at most the connection timeout): a
+     * database that stopped answering costs a synchronous write at most this much on top of its budget.
+     */
+    static final Duration VALIDATION_TIMEOUT = Duration.ofSeconds(1);
+
+    /** How long PostgreSQL's driver may take to deliver the cancel of a statement past its query timeout. */
+    static final Duration CANCEL_SIGNAL_TIMEOUT = Duration.ofSeconds(1);
 
     private final Member self;
     private final DatabaseProtocol protocol;
@@ -97,7 +107,15 @@ public final class DatabaseReplicationService implements SessionStoreFactory {
         int size = Math.min(connection.maxPoolSize(), options.maxPoolSize());
         hikari.setMaximumPoolSize(size);
         hikari.setMinimumIdle(Math.min(2, size));
-        hikari.setConnectionTimeout(Math.max(250, connection.connectionTimeout().toMillis()));
+        long connectionTimeout = Math.max(250, connection.connectionTimeout().toMillis());
+        hikari.setConnectionTimeout(connectionTimeout);
+        // a pooled connection idle for a while is checked before use; behind a partition that check, not the
+        // caller's budget, would decide how long a synchronous write waits
+        hikari.setValidationTimeout(Math.min(VALIDATION_TIMEOUT.toMillis(), connectionTimeout));
+        if (connection.url().startsWith("jdbc:postgresql:")) {
+            // a statement past its query timeout waits until the driver's cancel request was sent (10 s by default)
+            hikari.addDataSourceProperty("cancelSignalTimeout", String.valueOf(CANCEL_SIGNAL_TIMEOUT.toSeconds()));
+        }
         hikari.setInitializationFailTimeout(-1);
         return hikari;
     }

@@ -37,9 +37,12 @@ import org.slf4j.LoggerFactory;
  * write-quota: the database is the one copy.
  *
  * <h2>Delivery</h2>
- * Synchronous: the request thread commits before it returns, each statement bounded by the
- * synchronous timeout (JDBC query timeout, whole seconds, at least 1); a timeout is counted in
- * {@code sync.timeouts}, the request continues and the session's next change is a full copy.
+ * Synchronous: the request thread commits before it returns, the whole transaction bounded by the
+ * synchronous timeout ({@link TransactionDeadline}: the wait for a pooled connection, each statement and the
+ * commit; a database that stops answering holds the request at most {@link TransactionDeadline#NETWORK_GRACE}
+ * longer); a timeout is counted in {@code sync.timeouts}, the request continues and the session's next
+ * change is a full copy. Asynchronous writes and the shutdown hand-over are bounded the same way by
+ * {@link #BACKGROUND_TIMEOUT}.
  * Asynchronous: the engine's lanes hand this transport up to {@code batch-size} queued changes at a
  * time, waiting at most {@code flush-interval} for a group to fill ({@link #batching()}); a group is
  * one transaction (if it fails, its writes are retried one transaction each, so one bad change does
@@ -63,8 +66,11 @@ final class DatabaseSessionTransport implements SessionTransport {
 
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseSessionTransport.class);
 
-    /** Statement timeout of asynchronous writes, the shutdown hand-over and reads without another bound. */
+    /** Budget of an asynchronous write's transaction, the shutdown hand-over's, and reads without another bound. */
     static final Duration BACKGROUND_TIMEOUT = Duration.ofSeconds(30);
+
+    /** The least a load of a session may take, whatever the cache-miss delay. */
+    static final Duration SHORTEST_LOAD = Duration.ofSeconds(1);
 
     private final String application;
     private final SessionWriter writer;
@@ -148,7 +154,7 @@ final class DatabaseSessionTransport implements SessionTransport {
             return Optional.empty();
         }
         try {
-            Optional<SessionLoader.Loaded> loaded = loader.load(sessionId, Instant.now(), seconds(wait));
+            Optional<SessionLoader.Loaded> loaded = loader.load(sessionId, Instant.now(), TransactionDeadline.after(loadBudget(wait)));
             if (loaded.isEmpty()) {
                 metrics.lookedUp(LookupOutcome.NOT_FOUND);
                 return Optional.empty();
@@ -181,7 +187,7 @@ final class DatabaseSessionTransport implements SessionTransport {
             return false;
         }
         try {
-            return loader.exists(sessionId, Instant.now(), seconds(BACKGROUND_TIMEOUT));
+            return loader.exists(sessionId, Instant.now(), TransactionDeadline.after(BACKGROUND_TIMEOUT));
         } catch (SQLException e) {
             failed("looking up session " + sessionId, e);
             return false;
@@ -228,14 +234,15 @@ final class DatabaseSessionTransport implements SessionTransport {
      */
     void writeAll(List<DatabaseDispatch> dispatches, boolean waited) {
         boolean sync = waited && syncTimeout != null;
-        int timeout = seconds(sync ? syncTimeout : BACKGROUND_TIMEOUT);
+        TransactionDeadline deadline = TransactionDeadline.after(sync ? syncTimeout : BACKGROUND_TIMEOUT);
         try {
-            List<Outcome> outcomes = writer.writeAll(dispatches.stream().map(DatabaseDispatch::write).toList(), timeout);
+            List<Outcome> outcomes = writer.writeAll(dispatches.stream().map(DatabaseDispatch::write).toList(), deadline);
             for (int i = 0; i < dispatches.size(); i++) {
                 settle(dispatches.get(i), outcomes.get(i));
             }
         } catch (SQLException e) {
-            if (dispatches.size() > 1 && !isTimeout(e)) {
+            boolean timedOut = isTimeout(e) || deadline.passed(); // a network timeout surfaces as a broken connection
+            if (dispatches.size() > 1 && !timedOut) {
                 for (DatabaseDispatch dispatch : dispatches) {
                     writeAll(List.of(dispatch), waited); // isolate the write that failed
                 }
@@ -245,7 +252,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                 missed(dispatch);
                 dispatch.notApplied(e.toString());
             }
-            if (sync && isTimeout(e)) {
+            if (sync && timedOut) {
                 timedOut(dispatches.get(0).write().sessionId());
             } else {
                 dispatches.forEach(d -> failed("writing session " + d.write().sessionId(), e));
@@ -360,9 +367,8 @@ final class DatabaseSessionTransport implements SessionTransport {
                 || "57014".equals(e.getSQLState());
     }
 
-    /** A JDBC query timeout: whole seconds, at least one. */
-    static int seconds(Duration timeout) {
-        long millis = Math.max(1, timeout.toMillis());
-        return (int) Math.min(Integer.MAX_VALUE, (millis + 999) / 1000);
+    /** A load's budget: the cache-miss delay, at least {@link #SHORTEST_LOAD} (a JDBC query timeout's unit). */
+    static Duration loadBudget(Duration wait) {
+        return wait.compareTo(SHORTEST_LOAD) < 0 ? SHORTEST_LOAD : wait;
     }
 }

@@ -16,33 +16,38 @@ import javax.sql.DataSource;
  * a live session (its owner refreshes the row at least every tenth of the interval) is never swept.
  * Owners normally delete what they expire; this catches sessions whose owner died. Any node may
  * sweep at any time: each deletion re-checks the condition, so sweeping twice is harmless. One run
- * deletes at most {@code limit} sessions, in one transaction. Each statement may take at most the statement timeout:
- * a row locked by a transaction that does not end (PostgreSQL waits for a lock for ever by default) fails the run
- * rather than stopping the node's sweeps, and the removals they retry, for good.
+ * deletes at most {@code limit} sessions, in one transaction, which must end within the run's budget
+ * ({@link TransactionDeadline}): a row locked by a transaction that does not end (PostgreSQL waits for a lock for
+ * ever by default), or a database that stops answering, fails the run rather than stopping the node's sweeps, and
+ * the removals they retry, for good.
  */
 final class ExpiredSessionSweeper {
 
-    private final DataSource dataSource;
+    private final BoundedConnections connections;
     private final SessionTables tables;
     private final int limit;
-    private final int timeoutSeconds;
+    private final Duration budget;
 
-    ExpiredSessionSweeper(DataSource dataSource, SessionTables tables, int limit, Duration statementTimeout) {
-        this.dataSource = dataSource;
+    ExpiredSessionSweeper(DataSource dataSource, SessionTables tables, int limit, Duration budget) {
+        this.connections = new BoundedConnections(dataSource);
         this.tables = tables;
         this.limit = limit;
-        this.timeoutSeconds = (int) Math.max(1, statementTimeout.toSeconds());
+        this.budget = budget;
     }
 
     /** Deletes what is due at {@code now}; how many sessions were deleted. */
     int sweep(Instant now) throws SQLException {
         long nowMillis = now.toEpochMilli();
-        try (Connection connection = dataSource.getConnection()) {
+        TransactionDeadline deadline = TransactionDeadline.after(budget);
+        try (Connection connection = connections.acquire(deadline)) {
             connection.setAutoCommit(false);
             try {
                 int deleted = 0;
-                for (String[] key : candidates(connection, nowMillis)) {
-                    if (delete(connection, key[0], key[1], nowMillis)) {
+                for (String[] key : candidates(connection, nowMillis, deadline)) {
+                    if (deadline.passed()) {
+                        break; // what was deleted so far is committed; the next run goes on
+                    }
+                    if (delete(connection, key[0], key[1], nowMillis, deadline)) {
                         deleted++;
                     }
                 }
@@ -55,10 +60,10 @@ final class ExpiredSessionSweeper {
         }
     }
 
-    private List<String[]> candidates(Connection connection, long now) throws SQLException {
+    private List<String[]> candidates(Connection connection, long now, TransactionDeadline deadline) throws SQLException {
         List<String[]> keys = new ArrayList<>();
         try (PreparedStatement select = connection.prepareStatement(tables.selectSweepable())) {
-            select.setQueryTimeout(timeoutSeconds);
+            select.setQueryTimeout(deadline.querySeconds());
             select.setMaxRows(limit);
             select.setLong(1, now);
             select.setLong(2, now);
@@ -71,9 +76,10 @@ final class ExpiredSessionSweeper {
         return keys;
     }
 
-    private boolean delete(Connection connection, String app, String id, long now) throws SQLException {
+    private boolean delete(Connection connection, String app, String id, long now, TransactionDeadline deadline)
+            throws SQLException {
         try (PreparedStatement session = connection.prepareStatement(tables.deleteSweepable())) {
-            session.setQueryTimeout(timeoutSeconds);
+            session.setQueryTimeout(deadline.querySeconds());
             session.setString(1, app);
             session.setString(2, id);
             session.setLong(3, now);
@@ -82,7 +88,7 @@ final class ExpiredSessionSweeper {
             }
         }
         try (PreparedStatement attributes = connection.prepareStatement(tables.deleteAttributes())) {
-            attributes.setQueryTimeout(timeoutSeconds);
+            attributes.setQueryTimeout(deadline.querySeconds());
             attributes.setString(1, app);
             attributes.setString(2, id);
             attributes.executeUpdate();

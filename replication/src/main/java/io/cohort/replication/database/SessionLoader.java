@@ -36,14 +36,14 @@ final class SessionLoader {
         }
     }
 
-    private final DataSource dataSource;
+    private final BoundedConnections connections;
     private final SessionTables tables;
     private final String application;
     private final String nodeName;
     private final String host;
 
     SessionLoader(DataSource dataSource, SessionTables tables, String application, String nodeName, String host) {
-        this.dataSource = dataSource;
+        this.connections = new BoundedConnections(dataSource);
         this.tables = tables;
         this.application = application;
         this.nodeName = nodeName;
@@ -58,19 +58,19 @@ final class SessionLoader {
      * The session, claimed for this node; empty when there is none, it expired beyond doubt
      * ({@link StoredSession#expiredBeyondDoubtAt}), or it kept changing.
      */
-    Optional<Loaded> load(String id, Instant now, int timeoutSeconds) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
+    Optional<Loaded> load(String id, Instant now, TransactionDeadline deadline) throws SQLException {
+        try (Connection connection = connections.acquire(deadline)) {
             connection.setAutoCommit(false);
             try {
                 for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
-                    Optional<Loaded> read = read(connection, id, timeoutSeconds);
+                    Optional<Loaded> read = read(connection, id, deadline);
                     // the row's last access lags the owner's by up to a tenth of the interval (touches): expired
                     // only beyond that doubt; the node taking it over decides the rest
                     if (read.isEmpty() || read.get().session().expiredBeyondDoubtAt(now)) {
                         connection.commit();
                         return Optional.empty();
                     }
-                    if (claim(connection, read.get().session(), timeoutSeconds)) {
+                    if (claim(connection, read.get().session(), deadline)) {
                         connection.commit();
                         return read;
                     }
@@ -89,10 +89,10 @@ final class SessionLoader {
      * use. A row that expired beyond doubt and awaits the sweeper is not: the servlet container, told otherwise, would
      * give a new session that very id, whose row (another's, or older) it could then never write.
      */
-    boolean exists(String id, Instant now, int timeoutSeconds) throws SQLException {
-        try (Connection connection = dataSource.getConnection();
+    boolean exists(String id, Instant now, TransactionDeadline deadline) throws SQLException {
+        try (Connection connection = connections.acquire(deadline);
              PreparedStatement select = connection.prepareStatement(tables.sessionExists())) {
-            select.setQueryTimeout(timeoutSeconds);
+            select.setQueryTimeout(deadline.querySeconds());
             select.setString(1, application);
             select.setString(2, id);
             try (ResultSet row = select.executeQuery()) {
@@ -102,14 +102,14 @@ final class SessionLoader {
         }
     }
 
-    private Optional<Loaded> read(Connection connection, String id, int timeoutSeconds) throws SQLException {
+    private Optional<Loaded> read(Connection connection, String id, TransactionDeadline deadline) throws SQLException {
         long version;
         String owner;
         Instant created;
         Instant lastAccessed;
         long maxInactive;
         try (PreparedStatement select = connection.prepareStatement(tables.selectSession())) {
-            select.setQueryTimeout(timeoutSeconds);
+            select.setQueryTimeout(deadline.querySeconds());
             select.setString(1, application);
             select.setString(2, id);
             try (ResultSet row = select.executeQuery()) {
@@ -125,7 +125,7 @@ final class SessionLoader {
         }
         Map<String, byte[]> attributes = new HashMap<>();
         try (PreparedStatement select = connection.prepareStatement(tables.selectAttributes())) {
-            select.setQueryTimeout(timeoutSeconds);
+            select.setQueryTimeout(deadline.querySeconds());
             select.setString(1, application);
             select.setString(2, id);
             try (ResultSet rows = select.executeQuery()) {
@@ -137,9 +137,9 @@ final class SessionLoader {
         return Optional.of(new Loaded(new StoredSession(id, version, created, lastAccessed, maxInactive, attributes), owner));
     }
 
-    private boolean claim(Connection connection, StoredSession session, int timeoutSeconds) throws SQLException {
+    private boolean claim(Connection connection, StoredSession session, TransactionDeadline deadline) throws SQLException {
         try (PreparedStatement update = connection.prepareStatement(tables.claimSession())) {
-            update.setQueryTimeout(timeoutSeconds);
+            update.setQueryTimeout(deadline.querySeconds());
             update.setString(1, nodeName);
             update.setString(2, host);
             update.setString(3, application);

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,18 +34,22 @@ import javax.sql.DataSource;
  * </ul>
  * A new session (one this node never wrote) is inserted instead by its full copy, unless a row appeared
  * meanwhile; a delta of such a session finds no row when its full copy failed, which is a gap.
+ * <h2>Bounded</h2>
+ * A transaction ends by its {@link TransactionDeadline}: the connection is acquired within it, every statement's
+ * query timeout is what is left of it, no statement starts once it passed, and the network timeout covers
+ * the commit (see {@link BoundedConnections}).
  * Not thread-safe per call; stateless between calls.
  */
 final class SessionWriter {
 
-    private final DataSource dataSource;
+    private final BoundedConnections connections;
     private final SessionTables tables;
     private final String application;
     private final String nodeName;
     private final String host;
 
     SessionWriter(DataSource dataSource, SessionTables tables, String application, String nodeName, String host) {
-        this.dataSource = dataSource;
+        this.connections = new BoundedConnections(dataSource);
         this.tables = tables;
         this.application = application;
         this.nodeName = nodeName;
@@ -54,14 +59,15 @@ final class SessionWriter {
     /**
      * Runs {@code writes} in order in one transaction and commits it.
      *
-     * @param timeoutSeconds JDBC query timeout of each statement
+     * @param deadline when the transaction must have ended
      * @return the outcome of each write, in order
-     * @throws SQLException when the transaction failed (it was rolled back)
+     * @throws SQLException when the transaction failed (it was rolled back); a {@link SQLTimeoutException} when
+     *     the deadline passed before a statement could start
      */
-    List<Outcome> writeAll(List<DatabaseWrite> writes, int timeoutSeconds) throws SQLException {
-        try (Connection connection = dataSource.getConnection()) {
+    List<Outcome> writeAll(List<DatabaseWrite> writes, TransactionDeadline deadline) throws SQLException {
+        try (Connection connection = connections.acquire(deadline)) {
             connection.setAutoCommit(false);
-            try (Statements statements = new Statements(connection, timeoutSeconds)) {
+            try (Statements statements = new Statements(connection, deadline)) {
                 List<Outcome> outcomes = new ArrayList<>(writes.size());
                 for (DatabaseWrite write : writes) {
                     outcomes.add(apply(statements, write));
@@ -206,33 +212,53 @@ final class SessionWriter {
         }
     }
 
-    /** The prepared statements of one transaction, each prepared once, all with the query timeout. */
+    /**
+     * The prepared statements of one transaction, each prepared once; each use gets what is left of the deadline as
+     * its query timeout, and none is handed out once the deadline passed.
+     */
     static final class Statements implements AutoCloseable {
         private final Connection connection;
-        private final int timeoutSeconds;
-        private final Map<String, PreparedStatement> prepared = new HashMap<>();
+        private final TransactionDeadline deadline;
+        private final Map<String, Prepared> prepared = new HashMap<>();
 
-        Statements(Connection connection, int timeoutSeconds) {
+        /** A statement and the query timeout last given to it (setting an unchanged one costs H2 a command). */
+        private static final class Prepared {
+            final PreparedStatement statement;
+            int timeoutSeconds;
+
+            Prepared(PreparedStatement statement) {
+                this.statement = statement;
+            }
+        }
+
+        Statements(Connection connection, TransactionDeadline deadline) {
             this.connection = connection;
-            this.timeoutSeconds = timeoutSeconds;
+            this.deadline = deadline;
         }
 
         PreparedStatement get(String sql) throws SQLException {
-            PreparedStatement statement = prepared.get(sql);
-            if (statement == null) {
-                statement = connection.prepareStatement(sql);
-                statement.setQueryTimeout(timeoutSeconds);
-                prepared.put(sql, statement);
+            if (deadline.passed()) {
+                throw new SQLTimeoutException("the transaction's budget of " + deadline.budget() + " is spent");
             }
-            return statement;
+            Prepared entry = prepared.get(sql);
+            if (entry == null) {
+                entry = new Prepared(connection.prepareStatement(sql));
+                prepared.put(sql, entry);
+            }
+            int timeout = deadline.querySeconds();
+            if (entry.timeoutSeconds != timeout) {
+                entry.statement.setQueryTimeout(timeout);
+                entry.timeoutSeconds = timeout;
+            }
+            return entry.statement;
         }
 
         @Override
         public void close() throws SQLException {
             SQLException first = null;
-            for (PreparedStatement statement : prepared.values()) {
+            for (Prepared entry : prepared.values()) {
                 try {
-                    statement.close();
+                    entry.statement.close();
                 } catch (SQLException e) {
                     first = first == null ? e : first;
                 }

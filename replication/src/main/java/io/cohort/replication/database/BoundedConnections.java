@@ -53,8 +53,11 @@ final class BoundedConnections {
         return connection;
     }
 
-    /** HikariCP's pool once started (it starts with its first connection when configured by setters). */
+    /**
+     * HikariCP's pool once started (it starts with its first connection when configured by setters); none once
+     * closed, so the data source itself refuses the connection, saying so.
+     */
     private Object pool() {
-        return dataSource instanceof HikariDataSource hikari ? hikari.getHikariPoolMXBean() : null;
+        return dataSource instanceof HikariDataSource hikari && !hikari.isClosed() ? hikari.getHikariPoolMXBean() : null;
     }
 }

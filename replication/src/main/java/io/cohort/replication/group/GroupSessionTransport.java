@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -114,9 +115,9 @@ final class GroupSessionTransport implements SessionTransport {
             replica.lastAccessSent = change.lastAccessed().toEpochMilli();
             List<String> targets = holderNames(change.id());
             List<GroupDispatch.Frame> frames = new ArrayList<>();
-            releaseFormerHolders(change.id(), replica, targets, frames);
+            retireFormerHolders(replica, targets);
             if (targets.isEmpty()) {
-                return frames.isEmpty() ? Dispatch.NONE : plainDispatch(frames);
+                return Dispatch.NONE;
             }
             List<String> deltaTargets = new ArrayList<>();
             List<String> fullTargets = new ArrayList<>();
@@ -142,9 +143,9 @@ final class GroupSessionTransport implements SessionTransport {
     }
 
     /**
-     * Removal by the owner goes to the holders it placed copies on; by a node that merely holds a copy
-     * (it never loaded the session) to everyone. A node whose session another member took over only
-     * drops its stale live copy: the session lives on at its new owner.
+     * Removal by the owner goes to the holders it placed copies on and to former holders not yet released; by a
+     * node that merely holds a copy (it never loaded the session) to everyone. A node whose session another member
+     * took over only drops its stale live copy: the session lives on at its new owner.
      */
     @Override
     public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
@@ -158,6 +159,7 @@ final class GroupSessionTransport implements SessionTransport {
         if (replica != null) {
             synchronized (replica) {
                 replica.holders.keySet().forEach(holder -> frames.add(new GroupDispatch.Frame(holder, frame)));
+                replica.releasing.keySet().forEach(holder -> frames.add(new GroupDispatch.Frame(holder, frame)));
             }
         } else if (heldCopy) {
             frames.add(new GroupDispatch.Frame(null, frame)); // who else holds it is unknown here: tell everyone
@@ -300,27 +302,48 @@ final class GroupSessionTransport implements SessionTransport {
     }
 
     /**
-     * Adds release frames for holders that are no longer in the placement and still members, and
-     * forgets holders that left. Called with the replica's lock held.
+     * Holders that are no longer in the placement stop getting changes: those still members keep their copy, as
+     * {@link OwnedReplica#releasing}, until {@link #releaseRetired} (the rebalancer calls it once the placed holders
+     * acknowledged a full copy); holders that left are forgotten. A former holder placed again is a holder again,
+     * with the version it has. Called with the replica's lock held.
      */
-    void releaseFormerHolders(String sessionId, OwnedReplica replica, List<String> targets, List<GroupDispatch.Frame> frames) {
+    void retireFormerHolders(OwnedReplica replica, List<String> targets) {
         Set<String> present = new HashSet<>();
         group.membership().members().forEach(m -> present.add(m.name()));
-        byte[] release = null;
-        var it = replica.holders.keySet().iterator();
+        for (String target : targets) {
+            Long had = replica.releasing.remove(target);
+            if (had != null) {
+                replica.holders.putIfAbsent(target, had);
+            }
+        }
+        var it = replica.holders.entrySet().iterator();
         while (it.hasNext()) {
-            String holder = it.next();
-            if (targets.contains(holder)) {
+            Map.Entry<String, Long> holder = it.next();
+            if (targets.contains(holder.getKey())) {
                 continue;
             }
             it.remove();
-            if (present.contains(holder) && replica.shadow != null) {
-                if (release == null) {
-                    release = group.messenger().encode(new ReleaseCopy(application, sessionId, replica.shadow.version()));
-                }
-                frames.add(new GroupDispatch.Frame(holder, release));
+            if (present.contains(holder.getKey()) && replica.shadow != null) {
+                replica.releasing.put(holder.getKey(), holder.getValue());
             }
         }
+        replica.releasing.keySet().retainAll(present);
+    }
+
+    /**
+     * Release frames for every former holder still waiting in {@link OwnedReplica#releasing}, which is then empty.
+     * Called with the replica's lock held, once the placed holders acknowledged their copies.
+     */
+    List<GroupDispatch.Frame> releaseRetired(String sessionId, OwnedReplica replica) {
+        if (replica.releasing.isEmpty() || replica.shadow == null) {
+            replica.releasing.clear();
+            return List.of();
+        }
+        byte[] release = group.messenger().encode(new ReleaseCopy(application, sessionId, replica.shadow.version()));
+        List<GroupDispatch.Frame> frames = new ArrayList<>();
+        replica.releasing.keySet().forEach(holder -> frames.add(new GroupDispatch.Frame(holder, release)));
+        replica.releasing.clear();
+        return frames;
     }
 
     /** Frames that are not a session change and need no acknowledgement. */

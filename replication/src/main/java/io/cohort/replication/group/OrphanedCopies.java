@@ -6,11 +6,15 @@ import io.cohort.replication.placement.ReplicaPlacement;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.session.StoredSession;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 /**
@@ -24,8 +28,10 @@ import java.util.stream.Collectors;
  *       is still in the view is the <em>custodian</em> {@code C}; every surviving holder computes the
  *       same {@code C}. Holders other than {@code C} record {@code C} as the copy's owner, locally.</li>
  *   <li>{@code C} records itself as the owner and places the session as if it owned it: full copies
- *       (same version) to {@code placement.holders(id, C, now)} that are not in {@code P}, and
- *       {@link ReleaseCopy} to surviving members of {@code P} outside that placement. With no owner,
+ *       (same version) to {@code placement.holders(id, C, now)} that are not in {@code P}, and, once
+ *       those acknowledged them, {@link ReleaseCopy} to surviving members of {@code P} outside that
+ *       placement (a copy that was not acknowledged in time is not released: one copy too many rather
+ *       than none if the custodian fails meanwhile). With no owner,
  *       the session thus has {@code write-quota + 1} copies: the custodian's stands for the owner's
  *       live copy, so the session again survives {@code write-quota} more failures. It is exactly what
  *       a takeover by {@code C} would place, so a takeover afterwards moves at most one copy.</li>
@@ -41,9 +47,17 @@ import java.util.stream.Collectors;
 final class OrphanedCopies {
 
     private final GroupContext group;
+    private final Executor releases;
+    private final Duration confirmationTimeout;
 
-    OrphanedCopies(GroupContext group) {
+    /**
+     * @param releases            where releases are sent once the new holders acknowledged their copies
+     * @param confirmationTimeout how long the new holders have to acknowledge them
+     */
+    OrphanedCopies(GroupContext group, Executor releases, Duration confirmationTimeout) {
         this.group = group;
+        this.releases = releases;
+        this.confirmationTimeout = confirmationTimeout;
     }
 
     /** Applies the rule to every copy of {@code transport}'s application; returns how many full copies were sent. */
@@ -51,6 +65,7 @@ final class OrphanedCopies {
         String self = group.selfName();
         Set<String> present = now.stream().map(Member::name).collect(Collectors.toSet());
         List<GroupDispatch.Frame> frames = new ArrayList<>();
+        List<DeferredRelease> deferred = new ArrayList<>();
         int copies = 0;
         for (Map.Entry<String, BackupStore.Copy> entry : group.backups().copiesOf(transport.application()).entrySet()) {
             String id = entry.getKey();
@@ -72,29 +87,49 @@ final class OrphanedCopies {
                 }
                 alreadyPlaced = former.filter(p -> p.contains(self)).orElse(List.of());
             }
-            copies += place(transport, copy.session(), alreadyPlaced, present, now, frames);
+            copies += place(transport, copy.session(), alreadyPlaced, present, now, frames, deferred);
         }
         if (!frames.isEmpty()) {
             transport.plainDispatch(frames).send();
         }
+        for (DeferredRelease release : deferred) {
+            release.acknowledged().orTimeout(confirmationTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                    .thenRunAsync(() -> transport.plainDispatch(release.frames()).send(), releases);
+        }
         return copies;
     }
 
-    /** Full copies to newly placed members, releases to placed members that dropped out; returns the copies. */
+    /** Releases to send once the new holders acknowledged their full copies. */
+    private record DeferredRelease(CompletableFuture<Void> acknowledged, List<GroupDispatch.Frame> frames) {
+    }
+
+    /**
+     * Full copies to newly placed members, and releases to placed members that dropped out: at once when no member
+     * is new, else deferred until the new ones acknowledged their copies. Returns the copies.
+     */
     private int place(GroupSessionTransport transport, StoredSession session, List<String> alreadyPlaced,
-            Set<String> present, List<Member> now, List<GroupDispatch.Frame> frames) {
+            Set<String> present, List<Member> now, List<GroupDispatch.Frame> frames, List<DeferredRelease> deferred) {
         String self = group.selfName();
         List<String> targets = names(transport.placement().holders(session.id(), group.membership().self(), now));
         List<String> missing = targets.stream().filter(t -> !alreadyPlaced.contains(t)).toList();
-        if (!missing.isEmpty()) {
-            byte[] full = group.messenger().encode(new SessionUpdate(transport.application(), 0, SessionChange.full(session)));
-            missing.forEach(target -> frames.add(new GroupDispatch.Frame(target, full)));
-        }
         List<String> dropped = alreadyPlaced.stream()
                 .filter(h -> !h.equals(self) && !targets.contains(h) && present.contains(h)).toList();
+        SyncAcknowledgements.Registration confirmation =
+                missing.isEmpty() || dropped.isEmpty() ? null : group.acks().register(missing);
+        if (!missing.isEmpty()) {
+            long correlation = confirmation == null ? 0 : confirmation.correlation();
+            byte[] full = group.messenger().encode(new SessionUpdate(transport.application(), correlation,
+                    SessionChange.full(session)));
+            missing.forEach(target -> frames.add(new GroupDispatch.Frame(target, full)));
+        }
         if (!dropped.isEmpty()) {
             byte[] release = group.messenger().encode(new ReleaseCopy(transport.application(), session.id(), session.version()));
-            dropped.forEach(holder -> frames.add(new GroupDispatch.Frame(holder, release)));
+            List<GroupDispatch.Frame> releaseFrames = dropped.stream().map(h -> new GroupDispatch.Frame(h, release)).toList();
+            if (confirmation == null) {
+                frames.addAll(releaseFrames);
+            } else {
+                deferred.add(new DeferredRelease(confirmation.done(), releaseFrames));
+            }
         }
         return missing.size();
     }

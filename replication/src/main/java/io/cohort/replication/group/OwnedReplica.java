@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * What the owner remembers about one of its sessions: the state its holders should have (the
- * "shadow", from which full copies are sent to new holders and to holders that fell behind) and the
- * version each holder was last sent. Not thread-safe: callers synchronize on the instance.
+ * "shadow", from which full copies are sent to new holders and to holders that fell behind), the
+ * version each holder was last sent, and the former holders that keep their copy until the holders
+ * that replace them acknowledged theirs. Not thread-safe: callers synchronize on the instance.
  */
 final class OwnedReplica {
 
@@ -20,6 +21,14 @@ final class OwnedReplica {
     StoredSession shadow;
     /** Holder name to the version it was last sent (or {@link #UNKNOWN}). */
     final Map<String, Long> holders = new HashMap<>();
+    /**
+     * Members that dropped out of the placement but still hold a copy, by name, to the version they were last sent.
+     * They get no further changes but do get a removal; they are told to release their copy only once every holder
+     * acknowledged a full copy ({@link #confirming}), so a crash of the owner meanwhile leaves the session a copy.
+     */
+    final Map<String, Long> releasing = new HashMap<>();
+    /** The correlation of the full copies whose acknowledgements release {@link #releasing}; 0 when none is out. */
+    long confirming;
     /** The version at which this node took the session over, or {@link #NOT_TAKEN_OVER}. */
     final long takenOverAt;
     /** The last-access time last sent to the holders, in epoch milliseconds. */

@@ -116,6 +116,25 @@ final class GroupFaults {
         return holdBack(new HoldBack(address(from), at, false), at);
     }
 
+    /**
+     * Makes {@code from} lose everything its replication layer sends to a single member other than {@code kept}
+     * (multicasts still go out), until closed: its copies to a member that joins are lost on the way, as though
+     * still in flight when {@code from} crashes.
+     */
+    static AutoCloseable loseUnicastsExceptTo(TestMember from, TestMember kept) {
+        Address keptAddress = address(kept);
+        Protocol losing = new Protocol() {
+            @Override
+            public Object down(Message message) {
+                Address to = message.getDest();
+                return to != null && !to.equals(keptAddress) && message.getLength() > 0 ? null : down_prot.down(message);
+            }
+        };
+        ProtocolStack stack = from.service().channel().channel().getProtocolStack();
+        stack.insertProtocolAtTop(losing);
+        return () -> stack.removeProtocol(losing);
+    }
+
     private static AutoCloseable holdBack(HoldBack holdBack, TestMember at) {
         JChannel channel = at.service().channel().channel();
         ProtocolStack stack = channel.getProtocolStack();

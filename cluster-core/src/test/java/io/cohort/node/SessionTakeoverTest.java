@@ -77,6 +77,29 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void aRequestThatEndsWhileAnotherOfTheSessionRunsStillReachesTheStore(@TempDir Path signals) throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?set=cart&value=EST-1"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        String key = "app/" + sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        java.time.Instant written = stores.copies.get(key).lastAccessed();
+        Path release = signals.resolve("release");
+        var longPoll = n1.http.sendAsync(HttpRequest.newBuilder(n1.app("/app/slow?until=" + release))
+                .header("Cookie", "JSESSIONID=" + sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(500); // the long poll holds the session
+
+        withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie); // reads only, while the poll runs
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!stores.copies.get(key).lastAccessed().isAfter(written) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(stores.copies.get(key).lastAccessed()).as("the store heard of the read before the poll ended")
+                .isAfter(written);
+        Files.createFile(release);
+        assertThat(longPoll.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+    }
+
+    @Test
     void aNewInactiveIntervalIsAChangeTheStoreIsTold() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
 

@@ -139,11 +139,13 @@ public final class CohortSessionCache extends DefaultSessionCache {
     public void release(ManagedSession session) throws Exception {
         super.release(session);
         try (AutoLock ignored = session.lock()) {
-            // the last request of the session ended without Jetty handing it to the store: tell the store anyway.
+            // a request of the session ended without Jetty handing it to the store: tell the store anyway, whether
+            // or not other requests of the session are still running (a long poll or an event stream would
+            // otherwise keep the store from hearing of any other request, and the copies' last access from moving).
             // Every release consumes the flag, so a store at an earlier request's commit is not taken for this one's.
             if (session.getSessionData() instanceof TrackedSessionData data) {
                 boolean stored = data.takeStored();
-                if (!stored && session.getRequests() == 0 && session.isValid() && !shuttingDown) {
+                if (!stored && session.isValid() && !shuttingDown) {
                     adapter.requestEndedUnchanged(data);
                 }
             }

@@ -55,13 +55,14 @@ public record ReplicaPlacement(int writeQuota, boolean allowColocation) {
     }
 
     /**
-     * The members most likely to hold a copy of a session whose owner is unknown (e.g. it died): the
-     * {@code writeQuota + 1} best-scoring members, which include the holders for any owner among
-     * them when copies may be colocated. A takeover from a local copy confirms it with them.
+     * The members that may hold a copy of a session whose owner is unknown (e.g. it died), best first. When copies
+     * may be colocated, the {@code writeQuota + 1} best-scoring members: they include the holders for any owner among
+     * them. Otherwise every member: a placement that prefers other hosts skips members on hosts already used, past
+     * any fixed number of ranks. A takeover from a local copy confirms it with them.
      */
     public List<Member> likelyHolders(String sessionId, List<Member> members) {
         List<Member> ranked = ranked(sessionId, members, null);
-        return List.copyOf(ranked.subList(0, Math.min(writeQuota + 1, ranked.size())));
+        return List.copyOf(allowColocation ? ranked.subList(0, Math.min(writeQuota + 1, ranked.size())) : ranked);
     }
 
     /** How many copies are missing because the cluster is too small: {@code max(0, quota - (members - 1))}. */

@@ -120,4 +120,31 @@ class ReplicaPlacementTest {
             }
         }
     }
+
+    /**
+     * A member holding a copy asks the likely holders among the others (and the owner) before taking the session
+     * over: they must include every other holder of that copy's placement, with or without colocation. Without
+     * colocation the placement skips members on hosts already used, past any fixed number of ranks.
+     */
+    @Test
+    void likelyHoldersAmongTheOthersIncludeEveryOtherHolderOfAnyPlacementWithOrWithoutColocation() {
+        List<Member> nine = List.of(member("o", "h1"), member("p1", "h1"), member("p2", "h1"), member("a", "h2"),
+                member("y1", "h2"), member("y2", "h2"), member("z1", "h3"), member("z2", "h3"), member("z3", "h3"));
+        for (boolean colocation : new boolean[] {true, false}) {
+            ReplicaPlacement placement = new ReplicaPlacement(2, colocation);
+            for (int i = 0; i < 500; i++) {
+                String id = "s" + i;
+                for (Member owner : nine) {
+                    List<Member> holders = placement.holders(id, owner, nine);
+                    for (Member self : holders) {
+                        List<Member> others = nine.stream().filter(m -> !m.equals(self)).toList();
+                        List<Member> asked = new ArrayList<>(placement.likelyHolders(id, others));
+                        asked.add(owner);
+                        assertThat(asked).as("colocation %s, session %s, owner %s, asked by %s", colocation, id,
+                                owner.name(), self.name()).containsAll(holders.stream().filter(h -> !h.equals(self)).toList());
+                    }
+                }
+            }
+        }
+    }
 }

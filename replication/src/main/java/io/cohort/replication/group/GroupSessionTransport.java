@@ -180,30 +180,58 @@ final class GroupSessionTransport implements SessionTransport {
         return removal.get();
     }
 
-    /** Refreshes the holders' last-access time at most every quarter of the inactive interval. */
+    /**
+     * Refreshes the holders' last-access time at most every quarter of the inactive interval, and repairs holders
+     * that missed a change (an abandoned or failed send left them {@link OwnedReplica#UNKNOWN}) with a full copy at
+     * once: a session that is only read from then on would otherwise leave them behind until its copy is swept.
+     */
     @Override
     public Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis) {
         OwnedReplica replica = owned.get(sessionId);
-        if (replica == null || !continuous || maxInactiveMillis <= 0) {
+        if (replica == null || !continuous) {
             return Dispatch.NONE;
         }
         synchronized (replica) {
             StoredSession s = replica.shadow;
-            if (s == null || s.version() != version
-                    || lastAccessed.toEpochMilli() - replica.lastAccessSent < maxInactiveMillis / 4) {
+            if (s == null || s.version() != version) {
                 return Dispatch.NONE;
             }
-            replica.lastAccessSent = lastAccessed.toEpochMilli();
-            replica.shadow = new StoredSession(s.id(), s.version(), s.created(), lastAccessed, maxInactiveMillis,
-                    s.attributes());
-            byte[] frame = group.messenger().encode(new Touch(application, sessionId, version, lastAccessed));
-            List<GroupDispatch.Frame> frames = new ArrayList<>();
+            List<String> behind = new ArrayList<>();
             replica.holders.forEach((holder, held) -> {
-                if (held == version) {
-                    frames.add(new GroupDispatch.Frame(holder, frame));
+                if (held != version) {
+                    behind.add(holder);
                 }
             });
-            return plainDispatch(frames);
+            boolean touchDue = maxInactiveMillis > 0
+                    && lastAccessed.toEpochMilli() - replica.lastAccessSent >= maxInactiveMillis / 4;
+            List<GroupDispatch.Frame> frames = new ArrayList<>();
+            if (touchDue) {
+                replica.lastAccessSent = lastAccessed.toEpochMilli();
+                replica.shadow = new StoredSession(s.id(), s.version(), s.created(), lastAccessed, maxInactiveMillis,
+                        s.attributes());
+                byte[] frame = group.messenger().encode(new Touch(application, sessionId, version, lastAccessed));
+                replica.holders.forEach((holder, held) -> {
+                    if (held == version) {
+                        frames.add(new GroupDispatch.Frame(holder, frame));
+                    }
+                });
+            }
+            if (behind.isEmpty()) {
+                return frames.isEmpty() ? Dispatch.NONE : plainDispatch(frames);
+            }
+            byte[] full = group.messenger().encode(new SessionUpdate(application, 0, SessionChange.full(replica.shadow)));
+            behind.forEach(holder -> {
+                frames.add(new GroupDispatch.Frame(holder, full));
+                replica.holders.put(holder, version);
+            });
+            return new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
+                    missed -> {
+                        plainFrameMissed(missed);
+                        if (missed != null && behind.contains(missed)) {
+                            holderMissed(replica, missed, version, 0);
+                        }
+                    },
+                    () -> behind.forEach(holder -> holderMissed(replica, holder, version, 0)));
         }
     }
 

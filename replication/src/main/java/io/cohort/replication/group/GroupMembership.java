@@ -94,6 +94,14 @@ final class GroupMembership implements ClusterView, AutoCloseable {
         return Optional.ofNullable(snapshot.addresses().get(name));
     }
 
+    /**
+     * Where to send to each member in the view that greeted, by name: a member restarted under its name shows as a
+     * new address behind the same name.
+     */
+    Map<String, Address> addresses() {
+        return snapshot.addresses();
+    }
+
     /** The name of the member at this address; its JGroups logical name if it has not greeted yet. */
     String nameOf(Address address) {
         Member member = known.get(address);

@@ -60,8 +60,13 @@ final class OrphanedCopies {
         this.confirmationTimeout = confirmationTimeout;
     }
 
-    /** Applies the rule to every copy of {@code transport}'s application; returns how many full copies were sent. */
-    int restore(GroupSessionTransport transport, List<Member> previous, List<Member> now) {
+    /**
+     * Applies the rule to every copy of {@code transport}'s application; returns how many full copies were sent.
+     *
+     * @param restarted members that restarted under their name since {@code previous}: as owners they left (their
+     *                  new process does not own their sessions), as holders they are members without copies
+     */
+    int restore(GroupSessionTransport transport, List<Member> previous, List<Member> now, Set<String> restarted) {
         String self = group.selfName();
         Set<String> present = now.stream().map(Member::name).collect(Collectors.toSet());
         List<GroupDispatch.Frame> frames = new ArrayList<>();
@@ -76,7 +81,7 @@ final class OrphanedCopies {
             List<String> alreadyPlaced;
             if (copy.owner().equals(self)) {
                 alreadyPlaced = names(transport.placement().holders(id, group.membership().self(), previous));
-            } else if (present.contains(copy.owner())) {
+            } else if (present.contains(copy.owner()) && !restarted.contains(copy.owner())) {
                 continue; // the owner is alive and keeps its placement itself
             } else {
                 Optional<List<String>> former = formerHolders(transport.placement(), id, copy.owner(), previous);

@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import org.jgroups.Address;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Copies this node holds of sessions whose owner left are restored by {@link OrphanedCopies} in
  * the same pass: one surviving holder, the custodian, places them as if it owned them. It compares
- * the members at this pass with those at the previous one.
+ * the members at this pass with those at the previous one. A member whose address changed under the
+ * same name restarted before the group dropped its former process: it counts as a holder without the
+ * copies and, as an owner, as one that left.
  */
 final class ViewRebalancer implements AutoCloseable {
 
@@ -47,6 +52,8 @@ final class ViewRebalancer implements AutoCloseable {
     private final OrphanedCopies orphans;
     /** The members at the previous pass; only the worker thread reads and writes it. */
     private List<Member> previous = List.of();
+    /** Where the members were at the previous pass, by name; only the worker thread reads and writes it. */
+    private Map<String, Address> previousAddresses = Map.of();
 
     ViewRebalancer(GroupContext group, Supplier<Collection<GroupSessionTransport>> transports) {
         this.group = group;
@@ -80,10 +87,16 @@ final class ViewRebalancer implements AutoCloseable {
 
     private void rebalanceAll() {
         List<Member> now = group.membership().members();
+        Map<String, Address> addresses = group.membership().addresses();
+        Set<String> restarted = restarted(addresses);
+        if (!restarted.isEmpty()) {
+            LOG.info("{}: {} restarted under the same name; the sessions they held copies of are copied to them again",
+                    group.selfName(), restarted);
+        }
         for (GroupSessionTransport transport : transports.get()) {
             int restored = 0;
             try {
-                restored = orphans.restore(transport, previous, now);
+                restored = orphans.restore(transport, previous, now, restarted);
             } catch (RuntimeException e) {
                 LOG.warn("{}: restoring copies of sessions whose owner left failed", transport.application(), e);
             }
@@ -97,7 +110,7 @@ final class ViewRebalancer implements AutoCloseable {
             int moved = 0;
             for (Map.Entry<String, OwnedReplica> entry : transport.owned().entries()) {
                 try {
-                    moved += rebalance(transport, entry.getKey(), entry.getValue());
+                    moved += rebalance(transport, entry.getKey(), entry.getValue(), restarted);
                 } catch (RuntimeException e) {
                     LOG.warn("{}: rebalancing session {} failed", transport.application(), entry.getKey(), e);
                 }
@@ -108,6 +121,22 @@ final class ViewRebalancer implements AutoCloseable {
             }
         }
         previous = now;
+        previousAddresses = addresses;
+    }
+
+    /**
+     * The members whose address changed since the previous pass: each is a new process under the old name (it
+     * restarted before the group dropped its old one), holding none of the copies its former self held.
+     */
+    private Set<String> restarted(Map<String, Address> addresses) {
+        Set<String> restarted = new TreeSet<>();
+        addresses.forEach((name, address) -> {
+            Address before = previousAddresses.get(name);
+            if (before != null && !before.equals(address)) {
+                restarted.add(name);
+            }
+        });
+        return restarted;
     }
 
     /**
@@ -116,7 +145,8 @@ final class ViewRebalancer implements AutoCloseable {
      * correlation; only then are they told to release it ({@link #confirmed}). A crash of this node in between
      * leaves the session its former copy rather than none.
      */
-    private int rebalance(GroupSessionTransport transport, String sessionId, OwnedReplica replica) {
+    private int rebalance(GroupSessionTransport transport, String sessionId, OwnedReplica replica,
+            Set<String> restarted) {
         List<GroupDispatch.Frame> frames = new ArrayList<>();
         List<String> targets = transport.holderNames(sessionId);
         SyncAcknowledgements.Registration confirmation = null;
@@ -124,6 +154,10 @@ final class ViewRebalancer implements AutoCloseable {
         synchronized (replica) {
             if (replica.shadow == null) {
                 return 0;
+            }
+            for (String holder : restarted) { // its copy went with its former process
+                replica.holders.computeIfPresent(holder, (name, held) -> OwnedReplica.UNKNOWN);
+                replica.releasing.remove(holder);
             }
             transport.retireFormerHolders(replica, targets);
             boolean confirm = !replica.releasing.isEmpty() && replica.confirming == 0;

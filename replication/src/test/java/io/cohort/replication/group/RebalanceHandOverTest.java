@@ -86,6 +86,30 @@ class RebalanceHandOverTest {
         Await.until(owner.name() + " lists " + joined.name(), () -> owner.memberNames().contains(joined.name()));
     }
 
+    @Test
+    void aHolderRestartedUnderItsNameBeforeTheGroupDroppedItGetsItsCopiesAgain() throws Exception {
+        // the crashed holder stays in the view while its suspicion is verified; its new incarnation joins meanwhile,
+        // so the members' names never change: only the address behind "b" does
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))
+                .tuning(Map.of("cohort.verify_suspect.timeout", "15000ms"))) {
+            TestMember a = group.start(0, "a");
+            TestMember b = group.start(1, "b");
+            TestGroup.awaitMembers(List.of(a, b));
+            List<ShopVisit> visits = visitsHeldBy(a, b);
+            org.jgroups.Address first = GroupFaults.address(b);
+
+            b.crash();
+            TestMember restarted = group.start(1, "b");
+            Await.until("a sends to b's new incarnation",
+                    () -> ((GroupMembership) a.service().clusterView()).addressOf("b").filter(address -> !address.equals(first)).isPresent());
+
+            // no session changes any more (its users only read, or are away): the copies must come anyway
+            Await.until("b holds every session again",
+                    () -> visits.stream().allMatch(v -> restarted.backupVersion(v.id()) == v.version()));
+        }
+    }
+
     /** Sessions owned by {@code owner}, each held by {@code holder} at its current version. */
     private static List<ShopVisit> visitsHeldBy(TestMember owner, TestMember holder) {
         List<ShopVisit> visits = new ArrayList<>();

@@ -20,7 +20,7 @@ class BalancerConfigTest {
                 <health interval="250ms" fall="2" rise="4"/>
                 <balancer-member name="n1" host="blade1" url="http://127.0.0.1:8081" health-url="http://127.0.0.1:9081/health"/>
                 <balancer-member name="n2" host="blade2" url="http://127.0.0.1:8082" weight="5"/>
-                <balancer-member name="n3" host="blade2" url="http://127.0.0.1:8083/shop"/>
+                <balancer-member name="n3" host="blade2" url="http://127.0.0.1:8083/"/>
                 <weight host="blade2" value="3"/>
               </balancer>
             </cohort>""";
@@ -53,7 +53,7 @@ class BalancerConfigTest {
 
         assertThat(balancer.member("n1").orElseThrow().healthUrl()).isEqualTo(URI.create("http://127.0.0.1:9081/health"));
         assertThat(balancer.member("n3").orElseThrow().healthUrl()).isEqualTo(URI.create("http://127.0.0.1:8083/health"));
-        assertThat(balancer.member("n3").orElseThrow().url()).isEqualTo(URI.create("http://127.0.0.1:8083/shop"));
+        assertThat(balancer.member("n3").orElseThrow().url()).isEqualTo(URI.create("http://127.0.0.1:8083/"));
     }
 
     @Test

@@ -29,19 +29,32 @@ final class Backend {
     private final String baseUri;
     /** The {@code X-Cohort-Routed} header for each {@link Router.Reason}, encoded once. */
     private final HttpField[] routedHeaders = new HttpField[Router.Reason.values().length];
-    /** {@code load.spareCapacity} of the last health answer, 0 to 1; 0 until the member reports. */
+    /**
+     * {@code load.spareCapacity} of the last health answer, 0 to 1; 0 until the member reports, and from a timeout
+     * excused as busy ({@link #excuseIfLate}) until it reports again.
+     */
     private volatile double spareCapacity;
     /** {@link System#nanoTime()} when the member last began an answer to a proxied request; long ago until it does. */
     private volatile long lastAnswerNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
     private final AtomicBoolean lateLogged = new AtomicBoolean();
 
+    /**
+     * @throws IllegalArgumentException when the member's url has a path: requests keep theirs, and nothing in the
+     *         answers (cookie paths, redirects, links) would be rewritten for a prefix, so such a member is refused
+     *         rather than served wrongly (a configuration file refuses it earlier, at its line)
+     */
     Backend(String balancerName, BalancerMember member, boolean local, HealthState health, BalancerMetrics metrics) {
+        String path = member.url().getRawPath();
+        if (path != null && !path.isEmpty() && !path.equals("/")) {
+            throw new IllegalArgumentException("member " + member.name() + ": url " + member.url() + " has a path; a member url is "
+                    + "scheme, host and port (the balancer rewrites no path prefix), e.g. " + member.url().getScheme() + "://"
+                    + member.url().getRawAuthority());
+        }
         this.balancerName = balancerName;
         this.member = member;
         this.local = local;
         this.health = health;
-        String path = member.url().getRawPath() == null ? "" : member.url().getRawPath().replaceAll("/+$", "");
-        this.baseUri = member.url().getScheme() + "://" + member.url().getRawAuthority() + path;
+        this.baseUri = member.url().getScheme() + "://" + member.url().getRawAuthority();
         for (Router.Reason reason : Router.Reason.values()) {
             routedHeaders[reason.ordinal()] = new PreEncodedHttpField(BalancerProxy.ROUTED_HEADER, member.name() + "; reason=" + reason.label);
         }
@@ -65,7 +78,7 @@ final class Backend {
         return member;
     }
 
-    /** Scheme, authority and path prefix of the member, without a trailing '/': a request's path and query follow. */
+    /** Scheme and authority of the member, without a trailing '/': a request's path and query follow. */
     String baseUri() {
         return baseUri;
     }
@@ -125,14 +138,18 @@ final class Backend {
      * Whether a health check or connection that failed with {@code failure} is excused as lateness: it timed out, and
      * the member began an answer to a proxied request at or after {@code givenAtNanos} (the {@link System#nanoTime}
      * the check or the request was given at), that is while it waited. Such a member is alive and busy; taking it down
-     * would move its sessions and its load onto the other members at the moment they are busy too. An excused failure
-     * is counted ({@code cohort_balancer_late_timeouts_total}) and logged once per member; one that is not excused
-     * (refused, reset, non-2xx, or a member answering nothing while it waited) counts against the member as before.
+     * would move its sessions and its load onto the other members at the moment they are busy too. But busy it is:
+     * an excused failure sets its spare capacity to 0 (as if it had never reported), so the metric policies stop
+     * preferring it on the strength of a health answer from before it was saturated; its next health answer reports
+     * again. An excused failure is counted ({@code cohort_balancer_late_timeouts_total}) and logged once per member;
+     * one that is not excused (refused, reset, non-2xx, or a member answering nothing while it waited) counts against
+     * the member as before and leaves its spare capacity as it was.
      */
     boolean excuseIfLate(Throwable failure, long givenAtNanos) {
         boolean late = Failures.causedBy(failure, TimeoutException.class, SocketTimeoutException.class)
                 && lastAnswerNanos - givenAtNanos >= 0;
         if (late) {
+            spareCapacity = 0;
             meters.lateTimeouts.increment();
             if (lateLogged.compareAndSet(false, true)) {
                 LOG.info("Balancer {} timed out ({}) while it was answering other requests: kept up, as busy rather "

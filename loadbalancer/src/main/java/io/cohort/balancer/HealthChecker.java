@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * its health URL; a 2xx answer within {@code timeout} passes, anything else fails, and
  * {@link HealthState} turns the results into up and down. A check that timed out while the member
  * began answering proxied requests neither passes nor fails ({@link Backend#excuseIfLate}): under
- * load a health answer can queue behind the requests, and a busy member is not a dead one. A
+ * load a health answer can queue behind the requests, and a busy member is not a dead one (but has no
+ * spare capacity until its next answer). A
  * node's health answer also carries {@code load.spareCapacity}, which the metric policies read.
  * Checks of one member never overlap; checks of different members run concurrently, on an
  * {@link HttpClient} of the checker's own: a check never waits for a connection behind proxied

@@ -5,7 +5,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * {@code metric}, {@code metric:local}: the live member with the most spare capacity, as its last
- * health answer reported it ({@code load.spareCapacity}, 0 to 1), shared by the requests it is
+ * health answer reported it ({@code load.spareCapacity}, 0 to 1; 0 after a timeout excused as busy,
+ * {@link Backend#excuseIfLate}), shared by the requests it is
  * already serving through this balancer ({@code spare / (1 + in flight)}), so a burst between two
  * health checks does not all land on one member. Ties go round robin; a member that has not
  * reported counts as having no spare capacity.

@@ -150,6 +150,39 @@ class HealthCheckTest {
     }
 
     @Test
+    void aCheckExcusedAsBusyLeavesTheMemberNoSpareCapacityUntilItReportsAgain() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.policy = Policy.METRIC;
+        // long enough for the proxied request below to be answered while the check waits on a busy machine
+        settings.health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(3), 1, 1);
+        StubMember n1 = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        n1.spareCapacity(0.9);
+        n2.spareCapacity(0.3);
+        try (TestBalancer lb = TestBalancer.start(settings, n1, n2)) {
+            Backend member = lb.backend("n1");
+            lb.server.healthChecker().checkAll().get();
+            assertThat(member.spareCapacity()).isEqualTo(0.9);
+            n1.healthSilent(true);
+
+            CompletableFuture<Void> busyCheck = lb.server.healthChecker().check(member);
+            assertThat(TestBalancer.routedTo(lb.get("/shop/"))).as("the most spare capacity, answered while its check waits")
+                    .isEqualTo("n1");
+            busyCheck.get();
+            lb.awaitNothingInFlight();
+
+            assertThat(member.meters().lateTimeouts.count()).as("excused as busy").isEqualTo(1.0);
+            assertThat(member.isUp()).isTrue();
+            assertThat(member.spareCapacity()).as("a member too busy to answer its check has none to spare").isZero();
+            assertThat(TestBalancer.routedTo(lb.get("/shop/"))).as("a fresh session goes where there is room").isEqualTo("n2");
+
+            n1.healthSilent(false);
+            lb.server.healthChecker().check(member).get();
+            assertThat(member.spareCapacity()).as("its next answer reports again").isEqualTo(0.9);
+        }
+    }
+
+    @Test
     void aCheckDoesNotQueueBehindRequestsThatFillTheProxysConnectionsToTheMember() throws Exception {
         TestBalancer.Settings settings = new TestBalancer.Settings();
         settings.maxConnections = 1;
@@ -207,6 +240,22 @@ class HealthCheckTest {
         assertThat(member.excuseIfLate(connectTimeout, given)).as("however late the timeout fires").isTrue();
         assertThat(member.excuseIfLate(connectTimeout, System.nanoTime())).as("answered before it was given").isFalse();
         assertThat(member.meters().lateTimeouts.count()).isEqualTo(3.0);
+    }
+
+    @Test
+    void onlyAnExcusedTimeoutTakesTheMembersSpareCapacityAway() {
+        URI url = URI.create("http://127.0.0.1:1");
+        Backend member = new Backend("test", new BalancerMember("n1", "h", url, url, 1), true, new HealthState(1, 1),
+                new BalancerMetrics("unit-" + UUID.randomUUID()));
+        long given = System.nanoTime();
+        member.spareCapacity(0.8);
+
+        assertThat(member.excuseIfLate(new SocketTimeoutException("Connect Timeout"), given)).isFalse();
+        assertThat(member.excuseIfLate(new ConnectException("Connection refused"), given)).isFalse();
+        assertThat(member.spareCapacity()).as("failures that are not excused leave it").isEqualTo(0.8);
+        member.answered();
+        assertThat(member.excuseIfLate(new SocketTimeoutException("Connect Timeout"), given)).isTrue();
+        assertThat(member.spareCapacity()).as("a connect that timed out while the member answered others").isZero();
     }
 
     @Test

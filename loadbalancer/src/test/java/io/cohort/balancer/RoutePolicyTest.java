@@ -18,6 +18,19 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class RoutePolicyTest {
 
+    /** Draws 0 whatever the bound: round robin starts at the first member, a weighted cycle at its first turn. */
+    private static final RandomGenerator FIRST_DRAW = new RandomGenerator() {
+        @Override
+        public long nextLong() {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public int nextInt(int bound) {
+            return 0;
+        }
+    };
+
     private final BalancerMetrics metrics = new BalancerMetrics("unit-" + UUID.randomUUID());
 
     @AfterEach
@@ -28,9 +41,23 @@ class RoutePolicyTest {
     @Test
     void smoothWeightedRoundRobinInterleavesTheHeavyMember() {
         List<Backend> members = List.of(backend("a", 5, false), backend("b", 1, false), backend("c", 1, false));
-        RoutePolicy policy = RoutePolicy.create(Policy.ROUND_ROBIN_WEIGHTED, members, new Random(1));
+        RoutePolicy policy = RoutePolicy.create(Policy.ROUND_ROBIN_WEIGHTED, members, FIRST_DRAW); // the cycle from its start
 
         assertThat(names(policy, 7)).containsExactly("a", "a", "b", "a", "c", "a", "a");
+    }
+
+    @Test
+    void weightedRoundRobinStartsAtARandomPointOfItsCycleAndThenKeepsItsOrder() {
+        List<Backend> members = List.of(backend("a", 5, false), backend("b", 1, false), backend("c", 1, false));
+        List<String> cycle = List.of("a", "a", "b", "a", "c", "a", "a");
+        List<String> firsts = new ArrayList<>();
+        for (int seed = 0; seed < 40; seed++) {
+            List<String> order = names(RoutePolicy.create(Policy.ROUND_ROBIN_WEIGHTED, members, new Random(seed)), 14);
+            firsts.add(order.get(0));
+            assertThat(isRotationOf(order.subList(0, 7), cycle)).as("seed %d: %s is a turn of %s", seed, order, cycle).isTrue();
+            assertThat(order.subList(7, 14)).as("seed %d: the second turn repeats the first", seed).isEqualTo(order.subList(0, 7));
+        }
+        assertThat(firsts).as("balancers in front of the same members do not all begin with the same one").contains("a", "b", "c");
     }
 
     @Test
@@ -121,6 +148,18 @@ class RoutePolicyTest {
 
         assertThat(asked).containsExactly(0, 1);
         assertThat(chosen).isSameAs(remote);
+    }
+
+    /** Whether {@code order} is {@code cycle} begun at one of its positions. */
+    private static boolean isRotationOf(List<String> order, List<String> cycle) {
+        for (int start = 0; start < cycle.size(); start++) {
+            List<String> rotated = new ArrayList<>(cycle.subList(start, cycle.size()));
+            rotated.addAll(cycle.subList(0, start));
+            if (rotated.equals(order)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static List<String> names(RoutePolicy policy, int n) {

@@ -55,10 +55,12 @@ final class DatabaseDispatch implements Dispatch {
         return applied;
     }
 
+    /** The write is lost; a removal among them stays pending and is retried by the sweeps. */
     @Override
-    public void abandon() {
+    public boolean abandon() {
         transport.abandoned(this);
         notApplied("abandoned: the queue was full");
+        return true;
     }
 
     @Override

@@ -93,7 +93,9 @@ public final class AsyncSender implements ChangeDelivery {
             return;
         }
         lane.done();
-        dispatch.abandon();
+        if (!dispatch.abandon()) {
+            return; // the transport sent it itself
+        }
         metrics.dropped();
         if (dropLogged.compareAndSet(false, true)) {
             LOG.warn("{}: replication queue full for {} (change of session {} dropped; the session is sent in full "

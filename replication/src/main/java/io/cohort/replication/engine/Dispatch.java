@@ -21,7 +21,8 @@ public interface Dispatch {
         }
 
         @Override
-        public void abandon() {
+        public boolean abandon() {
+            return false;
         }
 
         @Override
@@ -44,10 +45,13 @@ public interface Dispatch {
     CompletableFuture<Void> applied();
 
     /**
-     * The change will not be sent (the asynchronous queue was full): the transport must assume its
-     * targets missed it and bring them up to date with a full copy next time.
+     * The engine will not send the change (the asynchronous queue was full): the transport must assume its
+     * targets missed it and bring them up to date with a full copy next time, unless it cannot let it go at all
+     * and sends it itself (a removal, which a holder that missed it would keep as a copy).
+     *
+     * @return whether the change is lost (counted as dropped), false when the transport sent it anyway
      */
-    void abandon();
+    boolean abandon();
 
     /** Whether there is nothing to send. */
     boolean isEmpty();

@@ -4,6 +4,7 @@ import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -21,16 +22,17 @@ final class GroupDispatch implements Dispatch {
     private final int attributes;
     private final CompletableFuture<Void> applied;
     private final Consumer<String> missed;
-    private final Runnable abandoned;
+    private final BooleanSupplier abandoned;
 
     /**
      * @param attributes the attributes a session change carries, or -1 if the frames are not a change
      * @param missed     told the target of a frame that could not be sent, or {@code null} when a multicast frame (to
      *                   every target at once) could not be sent
-     * @param abandoned  run when the frames will not be sent
+     * @param abandoned  run when the engine will not send the frames; says whether they are lost (false when it sent
+     *                   them itself)
      */
     GroupDispatch(List<Frame> frames, Messenger messenger, ReplicationMetrics metrics, int attributes,
-            CompletableFuture<Void> applied, Consumer<String> missed, Runnable abandoned) {
+            CompletableFuture<Void> applied, Consumer<String> missed, BooleanSupplier abandoned) {
         this.frames = List.copyOf(frames);
         this.messenger = messenger;
         this.metrics = metrics;
@@ -85,8 +87,8 @@ final class GroupDispatch implements Dispatch {
     }
 
     @Override
-    public void abandon() {
-        abandoned.run();
+    public boolean abandon() {
+        return abandoned.getAsBoolean();
     }
 
     @Override

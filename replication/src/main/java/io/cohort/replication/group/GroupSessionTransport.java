@@ -138,7 +138,10 @@ final class GroupSessionTransport implements SessionTransport {
                         sendFailed(holder);
                         holderMissed(replica, holder, version, correlation);
                     }),
-                    () -> targets.forEach(t -> holderMissed(replica, t, version, correlation)));
+                    () -> {
+                        targets.forEach(t -> holderMissed(replica, t, version, correlation));
+                        return true;
+                    });
         }
     }
 
@@ -176,7 +179,10 @@ final class GroupSessionTransport implements SessionTransport {
     private GroupDispatch removalDispatch(List<GroupDispatch.Frame> frames) {
         AtomicReference<GroupDispatch> removal = new AtomicReference<>();
         removal.set(new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
-                this::plainFrameMissed, () -> removal.get().send()));
+                this::plainFrameMissed, () -> {
+                    removal.get().send();
+                    return false;
+                }));
         return removal.get();
     }
 
@@ -231,7 +237,10 @@ final class GroupSessionTransport implements SessionTransport {
                             holderMissed(replica, missed, version, 0);
                         }
                     },
-                    () -> behind.forEach(holder -> holderMissed(replica, holder, version, 0)));
+                    () -> {
+                        behind.forEach(holder -> holderMissed(replica, holder, version, 0));
+                        return true;
+                    });
         }
     }
 
@@ -377,7 +386,7 @@ final class GroupSessionTransport implements SessionTransport {
     /** Frames that are not a session change and need no acknowledgement. */
     GroupDispatch plainDispatch(List<GroupDispatch.Frame> frames) {
         return new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
-                this::plainFrameMissed, () -> { });
+                this::plainFrameMissed, () -> true);
     }
 
     /** A frame that is not a change could not be sent: counted unless it was a multicast ({@code null} target). */

@@ -25,6 +25,8 @@ class AsyncSenderTest {
         final List<Integer> log;
         final CountDownLatch gate;
         volatile boolean abandoned;
+        /** Sends itself when abandoned, as a removal does. */
+        boolean sentWhenAbandoned;
 
         Probe(int n, List<Integer> log, CountDownLatch gate) {
             this.n = n;
@@ -48,8 +50,9 @@ class AsyncSenderTest {
         }
 
         @Override
-        public void abandon() {
+        public boolean abandon() {
             abandoned = true;
+            return !sentWhenAbandoned;
         }
 
         @Override
@@ -97,6 +100,25 @@ class AsyncSenderTest {
             assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
         }
     }
+    @Test
+    void anAbandonedDispatchTheTransportSendsItselfIsNotCountedAsDropped() throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        CountDownLatch blocked = new CountDownLatch(1);
+        try (AsyncSender sender = new AsyncSender("shop", 1, 1, metrics)) {
+            sender.deliver("s", new Probe(0, log, blocked)); // taken by the sender thread, which blocks
+            sender.deliver("s", new Probe(1, log, new CountDownLatch(0))); // fills the queue
+            Probe removal = new Probe(2, log, new CountDownLatch(0));
+            removal.sentWhenAbandoned = true;
+
+            sender.deliver("s", removal);
+
+            assertThat(removal.abandoned).isTrue();
+            assertThat(registry.counter(ReplicationMetrics.DROPPED, "app", "shop").count()).isZero();
+            blocked.countDown();
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        }
+    }
+
     @Test
     void queuedChangesAreHandedOverInGroupsInTheirOrder() throws Exception {
         List<List<Integer>> groups = new CopyOnWriteArrayList<>();

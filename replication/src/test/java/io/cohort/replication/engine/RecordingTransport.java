@@ -86,7 +86,8 @@ final class RecordingTransport implements SessionTransport {
             }
 
             @Override
-            public void abandon() {
+            public boolean abandon() {
+                return true;
             }
 
             @Override

@@ -115,7 +115,7 @@ class FrameBundlingTest {
             long version, byte[] value) {
         byte[] frame = sender.service().codec().encode(update(id, version, value));
         return new GroupDispatch(List.of(new GroupDispatch.Frame(holder.name(), frame)), sender.service().messenger(),
-                metrics, 1, CompletableFuture.completedFuture(null), missed -> { }, () -> { });
+                metrics, 1, CompletableFuture.completedFuture(null), missed -> { }, () -> true);
     }
 
     private static SessionUpdate update(String id, long version, byte[] value) {

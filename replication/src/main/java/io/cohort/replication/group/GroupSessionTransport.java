@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
@@ -47,6 +48,8 @@ final class GroupSessionTransport implements SessionTransport {
     private final boolean continuous;
     private final ReplicationMetrics metrics;
     private final OwnedSessions owned = new OwnedSessions();
+    /** Sessions handed over at a graceful stop ({@link #forget}), kept for the holders' gap repairs until closed. */
+    private final Map<String, OwnedReplica> handedOver = new ConcurrentHashMap<>();
     private final TakeoverCoordinator takeovers;
     private final SessionCacheControl cache;
     private final Runnable onClose;
@@ -253,7 +256,11 @@ final class GroupSessionTransport implements SessionTransport {
     @Override
     public void forget(String sessionId) {
         OwnedReplica replica = owned.remove(sessionId);
-        if (replica == null || !replaced.getAsBoolean()) {
+        if (replica == null) {
+            return;
+        }
+        handedOver.put(sessionId, replica); // a holder that finds a gap in the hand-over asks for it in full
+        if (!replaced.getAsBoolean()) {
             return;
         }
         StoredSession state;
@@ -289,6 +296,7 @@ final class GroupSessionTransport implements SessionTransport {
     public void close() {
         onClose.run();
         owned.clear();
+        handedOver.clear();
     }
 
     /**
@@ -317,9 +325,15 @@ final class GroupSessionTransport implements SessionTransport {
         return List.of(labels);
     }
 
-    /** A holder detected a gap: send it everything, with the correlation its acknowledgement settles. */
+    /**
+     * A holder detected a gap: send it everything, with the correlation its acknowledgement settles; also for a
+     * session handed over at a graceful stop, whose last change the holder could not apply.
+     */
     void fullCopyRequested(String holder, String sessionId, long correlation) {
         OwnedReplica replica = owned.get(sessionId);
+        if (replica == null) {
+            replica = handedOver.get(sessionId);
+        }
         if (replica == null) {
             missedByGone(holder, correlation);
             return;

@@ -117,6 +117,27 @@ class DeliveryTest {
     }
 
     @Test
+    void aHolderThatFindsAGapInAGracefulHandOverGetsTheSessionInFull() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(owner).request(Map.of("user", "alice"));
+            assertThat(holder.backupVersion(visit.id())).isEqualTo(visit.version());
+            holder.service().backups().release(TestGroup.APP, visit.id(), Long.MAX_VALUE); // its copy is gone
+            synchronized (visit.session()) {
+                visit.session().set("cart", "EST-1"); // a change the node stops before replicating
+            }
+
+            owner.stopGracefully(List.of(visit.session()));
+
+            assertThat(holder.backupVersion(visit.id())).as("the hand-over, repaired in full").isEqualTo(visit.version());
+            assertThat(holder.backup(visit.id()).orElseThrow().attributes()).containsKeys("user", "cart");
+        }
+    }
+
+    @Test
     void synchronousDeliveryGivesUpAfterTheTimeoutAndCounts() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
                 Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofMillis(300))))) {

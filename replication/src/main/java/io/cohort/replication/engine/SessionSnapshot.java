@@ -13,8 +13,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns a {@link LiveSession} into a {@link SessionChange} while the caller holds the session's
  * lock: serializes the attributes in scope, takes the next version and resets the session's change
- * tracking. A value that cannot be serialized (possible only for an object graph with a
- * non-serializable member) is left out, counted and logged once per attribute name.
+ * tracking. A value that cannot be serialized (an object graph with a non-serializable member, or one
+ * another request changed while it was written) is left out, counted and logged once per attribute
+ * name; the session's change tracking is then kept, so the next change carries that attribute again
+ * (with those that did go out) rather than never.
  */
 final class SessionSnapshot {
 
@@ -39,6 +41,7 @@ final class SessionSnapshot {
         }
         Map<String, byte[]> values = new HashMap<>();
         Set<String> removed = new HashSet<>();
+        boolean complete = true;
         for (String name : names) {
             try {
                 byte[] value = session.serializedAttribute(name);
@@ -48,6 +51,7 @@ final class SessionSnapshot {
                     removed.add(name);
                 }
             } catch (IllegalStateException | IllegalArgumentException e) {
+                complete = false;
                 metrics.failed();
                 if (loggedFailures.add(name)) {
                     LOG.warn("{}: attribute {} of session {} is not replicated: {}", metrics.application(), name,
@@ -56,7 +60,9 @@ final class SessionSnapshot {
             }
         }
         long version = session.nextVersion();
-        session.markReplicated();
+        if (complete) {
+            session.markReplicated();
+        }
         return Optional.of(new SessionChange(session.id(), version, everything ? ChangeKind.FULL : ChangeKind.DELTA,
                 session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed));
     }

@@ -211,4 +211,34 @@ class ReplicatingSessionStoreTest {
 
         assertThat(transport.changes).singleElement().satisfies(c -> assertThat(c.values()).containsOnlyKeys("ok"));
     }
+
+    @Test
+    void aValueThatFailedToSerializeGoesOutWithTheNextChange() throws Exception {
+        start(Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT);
+        TestSession s = session();
+        FailsOnce cart = new FailsOnce(); // e.g. another request changed the list while it was written
+        set(s, "cart", cart);
+        store.requestCompleted(s);
+        set(s, "step", 2);
+
+        store.requestCompleted(s);
+
+        assertThat(transport.changes).hasSize(2);
+        assertThat(transport.changes.get(0).values()).doesNotContainKey("cart");
+        assertThat(transport.changes.get(1).values()).containsOnlyKeys("cart", "step");
+    }
+
+    /** A value whose first serialization fails, as one changed by another thread while it is written can. */
+    static final class FailsOnce implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        private transient boolean written;
+
+        private void writeObject(java.io.ObjectOutputStream out) throws java.io.IOException {
+            if (!written) {
+                written = true;
+                throw new java.util.ConcurrentModificationException();
+            }
+            out.defaultWriteObject();
+        }
+    }
 }

@@ -38,7 +38,8 @@ class SessionTakeoverTest {
     Path dir1;
     @TempDir
     Path dir2;
-    final SharedMemoryStores stores = new SharedMemoryStores(List.of("n2"));
+    /** Each session's copies are on "n2", its placement named after its id as well (placement follows the id). */
+    final SharedMemoryStores stores = new SharedMemoryStores(id -> List.of("n2", placementOf(id)));
     TestNode n1;
     TestNode n2;
 
@@ -141,9 +142,10 @@ class SessionTakeoverTest {
         String oldId = before.substring(0, before.lastIndexOf('.'));
 
         HttpResponse<String> changed = withCookies(n1, n1.app("/app/session?changeId&set=user&value=j2ee"),
-                "JSESSIONID=" + before);
+                "JSESSIONID=" + before + "; COHORT_BACKUP=n2." + placementOf(oldId));
         String after = cookie(changed, "JSESSIONID");
         String newId = after.substring(0, after.lastIndexOf('.'));
+        assertThat(cookie(changed, "COHORT_BACKUP")).as("the new id's holders").isEqualTo("n2." + placementOf(newId));
 
         assertThat(newId).isNotEqualTo(oldId);
         assertThat(after).endsWith(".n1");
@@ -158,9 +160,10 @@ class SessionTakeoverTest {
         HttpResponse<String> first = n1.get(n1.app("/app/session?set=a&value=1"));
         String sessionCookie = cookie(first, "JSESSIONID");
 
-        assertThat(cookie(first, "COHORT_BACKUP")).isEqualTo("n2");
+        String holders = "n2." + placementOf(sessionCookie.substring(0, sessionCookie.lastIndexOf('.')));
+        assertThat(cookie(first, "COHORT_BACKUP")).isEqualTo(holders);
         HttpResponse<String> again = withCookies(n1, n1.app("/app/session"),
-                "JSESSIONID=" + sessionCookie + "; COHORT_BACKUP=n2");
+                "JSESSIONID=" + sessionCookie + "; COHORT_BACKUP=" + holders);
         assertThat(again.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("COHORT_BACKUP"));
     }
 
@@ -285,6 +288,10 @@ class SessionTakeoverTest {
             out.writeObject(value);
         }
         return bytes.toByteArray();
+    }
+
+    static String placementOf(String sessionId) {
+        return "p" + Integer.toHexString(sessionId.hashCode());
     }
 
     private static HttpResponse<String> withCookies(TestNode node, URI uri, String cookies) throws Exception {

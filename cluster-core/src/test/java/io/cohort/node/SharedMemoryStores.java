@@ -5,6 +5,7 @@ import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * A test double of a replicating store provider for testing the node's side of takeover: every
@@ -18,9 +19,14 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
     final List<Long> intervalChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The names of attributes whose change any store was told of, in order. */
     final List<String> attributeChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
-    final List<String> holders;
+    /** The routes the stores name as a session's copy holders, by session id. */
+    private final Function<String, List<String>> holders;
 
     SharedMemoryStores(List<String> holders) {
+        this(id -> holders);
+    }
+
+    SharedMemoryStores(Function<String, List<String>> holders) {
         this.holders = holders;
     }
 
@@ -66,7 +72,7 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
 
         @Override
         public List<String> copyHolders(String id) {
-            return holders;
+            return holders.apply(id);
         }
     }
 }

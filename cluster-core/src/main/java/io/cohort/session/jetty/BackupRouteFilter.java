@@ -19,9 +19,10 @@ import java.util.List;
  * finds the session in its own memory instead of asking around.
  *
  * <p>The cookie is (re)set when the holders differ from what the client sent, before the
- * application runs (for an existing session) or after it (for a session the request created, if the
- * response is not committed yet). A session created by a request whose response is already
- * committed gets the cookie with its next request.
+ * application runs (for an existing session) or after it (for a session the request created, or
+ * one whose id it changed, since placement follows the id; if the response is not committed yet). A
+ * session created or renamed by a request whose response is already committed gets the cookie with
+ * its next request.
  */
 public final class BackupRouteFilter implements Filter {
 
@@ -38,13 +39,14 @@ public final class BackupRouteFilter implements Filter {
         HttpServletRequest request = (HttpServletRequest) req;
         HttpServletResponse response = (HttpServletResponse) res;
         HttpSession before = request.getSession(false);
+        String beforeId = before == null ? null : before.getId();
         String sent = sentValue(request);
         if (before != null) {
             sent = announce(request, response, before, sent);
         }
         chain.doFilter(req, res);
         HttpSession after = request.getSession(false);
-        if (after != null && after != before && !response.isCommitted()) {
+        if (after != null && !response.isCommitted() && (after != before || !after.getId().equals(beforeId))) {
             announce(request, response, after, sent);
         }
     }

@@ -76,8 +76,7 @@ class DeliveryTest {
             List<TestMember> members = group.startMembers(2);
             TestMember owner = members.get(0);
             TestMember holder = members.get(1);
-            ShopVisit visit = new ShopVisit(owner).request(Map.of("user", "alice"));
-            Await.until("the holder has the copy", () -> holder.backup(visit.id()).isPresent());
+            ShopVisit visit = signedOnAndCopied(owner, holder);
 
             // what the asynchronous sender does with a change when the session's lane stayed full (logout under overload)
             owner.service().transportOf(TestGroup.APP).prepareRemoval(visit.id(), RemovalCause.INVALIDATED).abandon();
@@ -93,8 +92,7 @@ class DeliveryTest {
             List<TestMember> members = group.startMembers(2);
             TestMember owner = members.get(0);
             TestMember holder = members.get(1);
-            ShopVisit visit = new ShopVisit(owner).request(Map.of("user", "alice"));
-            Await.until("the holder has the copy", () -> holder.backupVersion(visit.id()) == visit.version());
+            ShopVisit visit = signedOnAndCopied(owner, holder);
             TestSession session = visit.session();
             synchronized (session) {
                 // what the asynchronous sender does with a change when the session's lane stayed full (sign-on under
@@ -191,6 +189,13 @@ class DeliveryTest {
             assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
             assertThat(owner.service().clusterView().members()).as("the holder is still in the view").hasSize(3);
         }
+    }
+
+    /** A visit that signed on at {@code owner}, once {@code holder} has its copy. */
+    private static ShopVisit signedOnAndCopied(TestMember owner, TestMember holder) {
+        ShopVisit visit = new ShopVisit(owner).request(Map.of("user", "alice"));
+        Await.until("the holder has the copy", () -> holder.backupVersion(visit.id()) == visit.version());
+        return visit;
     }
 
     private static boolean suspects(TestMember member, org.jgroups.Address suspect) {

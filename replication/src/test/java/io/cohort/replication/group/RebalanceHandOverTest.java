@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.cluster.Member;
 import io.cohort.config.Delivery;
+import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.placement.ReplicaPlacement;
@@ -26,22 +27,20 @@ import org.junit.jupiter.api.Timeout;
 class RebalanceHandOverTest {
 
     private static final int SESSIONS = 24;
+    private static final ReplicationSettings ASYNC_QUOTA_ONE =
+            TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT);
 
     @Test
     void anOwnerThatCrashesBeforeTheNewHolderHasItsCopiesLeavesEverySessionACopy() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
-                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, ASYNC_QUOTA_ONE)) {
             TestMember a = group.start(0, "a");
             TestMember b = group.start(1, "b");
-            TestGroup.awaitMembers(List.of(a, b));
             List<ShopVisit> visits = visitsHeldBy(a, b);
 
             try (AutoCloseable lost = GroupFaults.loseUnicastsExceptTo(a, b)) {
-                TestMember c = group.start(2, "c");
-                awaitOwnerLists(a, c); // c itself never hears from a: a's greeting to it is lost too
+                TestMember c = joinWhoseCopiesAreLost(group, a, b);
                 List<ShopVisit> moved = visits.stream().filter(v -> placedOn(a, v).equals("c")).toList();
                 assertThat(moved).as("sessions whose copy the join moves to c").isNotEmpty();
-                Thread.sleep(2_000); // the rebalancing pass after the join: copies to c sent (and lost)
 
                 assertThat(moved).as("b keeps its copies while c has not acknowledged any")
                         .allMatch(v -> b.backupVersion(v.id()) == v.version());
@@ -58,18 +57,14 @@ class RebalanceHandOverTest {
 
     @Test
     void aFormerHolderStillWaitingForItsReleaseGetsTheRemoval() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
-                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, ASYNC_QUOTA_ONE)) {
             TestMember a = group.start(0, "a");
             TestMember b = group.start(1, "b");
-            TestGroup.awaitMembers(List.of(a, b));
             List<ShopVisit> visits = visitsHeldBy(a, b);
 
             try (AutoCloseable lost = GroupFaults.loseUnicastsExceptTo(a, b)) {
-                TestMember c = group.start(2, "c");
-                awaitOwnerLists(a, c); // c itself never hears from a: a's greeting to it is lost too
+                joinWhoseCopiesAreLost(group, a, b);
                 ShopVisit moved = visits.stream().filter(v -> placedOn(a, v).equals("c")).findFirst().orElseThrow();
-                Thread.sleep(2_000);
                 assertThat(b.backup(moved.id())).isPresent();
 
                 synchronized (moved.session()) {
@@ -82,27 +77,22 @@ class RebalanceHandOverTest {
         }
     }
 
-    private static void awaitOwnerLists(TestMember owner, TestMember joined) {
-        Await.until(owner.name() + " lists " + joined.name(), () -> owner.memberNames().contains(joined.name()));
-    }
-
     @Test
     void aHolderRestartedUnderItsNameBeforeTheGroupDroppedItGetsItsCopiesAgain() throws Exception {
         // the crashed holder stays in the view while its suspicion is verified; its new incarnation joins meanwhile,
         // so the members' names never change: only the address behind "b" does
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
-                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, ASYNC_QUOTA_ONE)
                 .tuning(Map.of("cohort.verify_suspect.timeout", "15000ms"))) {
             TestMember a = group.start(0, "a");
             TestMember b = group.start(1, "b");
-            TestGroup.awaitMembers(List.of(a, b));
             List<ShopVisit> visits = visitsHeldBy(a, b);
             org.jgroups.Address first = GroupFaults.address(b);
 
             b.crash();
             TestMember restarted = group.start(1, "b");
+            GroupMembership view = (GroupMembership) a.service().clusterView();
             Await.until("a sends to b's new incarnation",
-                    () -> ((GroupMembership) a.service().clusterView()).addressOf("b").filter(address -> !address.equals(first)).isPresent());
+                    () -> view.addressOf("b").filter(address -> !address.equals(first)).isPresent());
 
             // no session changes any more (its users only read, or are away): the copies must come anyway
             Await.until("b holds every session again",
@@ -110,8 +100,22 @@ class RebalanceHandOverTest {
         }
     }
 
-    /** Sessions owned by {@code owner}, each held by {@code holder} at its current version. */
+    /**
+     * Starts member c while {@code owner} loses what it sends to anyone but {@code holder}, and waits out the
+     * rebalancing pass after the join: the owner's copies to c are sent, and lost.
+     */
+    private static TestMember joinWhoseCopiesAreLost(TestGroup group, TestMember owner, TestMember holder)
+            throws Exception {
+        TestMember c = group.start(2, "c");
+        // c itself never hears from the owner: its greeting to c is lost too
+        Await.until(owner.name() + " lists c", () -> owner.memberNames().contains("c"));
+        Thread.sleep(2_000);
+        return c;
+    }
+
+    /** Sessions owned by {@code owner}, each held by {@code holder} (the only other member) at its current version. */
     private static List<ShopVisit> visitsHeldBy(TestMember owner, TestMember holder) {
+        TestGroup.awaitMembers(List.of(owner, holder));
         List<ShopVisit> visits = new ArrayList<>();
         for (int i = 0; i < SESSIONS; i++) {
             visits.add(new ShopVisit(owner).request(Map.of("cart", "EST-" + i)));

@@ -89,7 +89,9 @@ class RebalanceHandOverTest {
             org.jgroups.Address first = GroupFaults.address(b);
 
             b.crash();
-            TestMember restarted = group.start(1, "b");
+            // on another port: a new process on the crashed one's port can fail to join while that one is still in
+            // the view (it then forms a group of its own until the groups merge), which is not what is tested here
+            TestMember restarted = group.start(2, "b");
             GroupMembership view = (GroupMembership) a.service().clusterView();
             Await.until("a sends to b's new incarnation",
                     () -> view.addressOf("b").filter(address -> !address.equals(first)).isPresent());

@@ -151,12 +151,19 @@ final class GroupSessionTransport implements SessionTransport {
     /**
      * Removal by the owner goes to the holders it placed copies on and to former holders not yet released; by a
      * node that merely holds a copy (it never loaded the session) to everyone. A node whose session another member
-     * took over only drops its stale live copy: the session lives on at its new owner.
+     * took over drops its stale live copy, and the session lives on at its new owner, unless the user invalidated
+     * it here (signed off on a request that still ran on the stale copy): that goes to everyone, the new owner
+     * included, so the sign-off holds.
      */
     @Override
     public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
         if (owned.forgetDisowned(sessionId)) {
-            return Dispatch.NONE;
+            if (cause != RemovalCause.INVALIDATED) {
+                return Dispatch.NONE;
+            }
+            group.backups().remove(application, sessionId);
+            byte[] frame = group.messenger().encode(new SessionRemoved(application, sessionId, cause));
+            return removalDispatch(List.of(new GroupDispatch.Frame(null, frame)));
         }
         OwnedReplica replica = owned.remove(sessionId);
         boolean heldCopy = group.backups().remove(application, sessionId);

@@ -95,6 +95,28 @@ class TakeoverTest {
     }
 
     @Test
+    void aSignOffOnTheOldOwnersStaleCopyEndsTheSessionAtItsNewOwnerToo() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("user", "alice"));
+            b.store().load(visit.id()).orElseThrow(); // the balancer sent the user to b
+            Await.until("a knows b took the session over", () -> a.cache().evicted().contains(visit.id()));
+
+            // the user's sign-off still ran on a's copy (a request in flight there when b took over)
+            synchronized (visit.session()) {
+                a.store().removed(visit.id(), RemovalCause.INVALIDATED);
+            }
+
+            Await.until("b dropped its live copy", () -> b.cache().evicted().contains(visit.id()));
+            assertThat(b.store().load(visit.id())).as("the session at b after the sign-off").isEmpty();
+            assertThat(members).allMatch(m -> m.backup(visit.id()).isEmpty());
+        }
+    }
+
+    @Test
     void theOldOwnerIsToldToEvictItsLiveCopyWhenAnotherMemberTakesTheSessionOver() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
                 TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {

@@ -212,14 +212,12 @@ final class GroupSessionTransport implements SessionTransport {
             if (s == null || s.version() != version) {
                 return Dispatch.NONE;
             }
-            List<String> behind = new ArrayList<>();
-            replica.holders.forEach((holder, held) -> {
-                if (held != version) {
-                    behind.add(holder);
-                }
-            });
+            List<String> behind = holdersBehind(replica, version);
             boolean touchDue = maxInactiveMillis > 0
                     && lastAccessed.toEpochMilli() - replica.lastAccessSent >= maxInactiveMillis / 4;
+            if (behind.isEmpty() && !touchDue) {
+                return Dispatch.NONE; // most requests that change nothing: nothing sent, nothing allocated
+            }
             List<GroupDispatch.Frame> frames = new ArrayList<>();
             if (touchDue) {
                 replica.lastAccessSent = lastAccessed.toEpochMilli();
@@ -252,6 +250,20 @@ final class GroupSessionTransport implements SessionTransport {
                         return true;
                     });
         }
+    }
+
+    /** The holders not known to have {@code version}; an empty list, allocating nothing, when every one has it. */
+    private static List<String> holdersBehind(OwnedReplica replica, long version) {
+        List<String> behind = List.of();
+        for (Map.Entry<String, Long> holder : replica.holders.entrySet()) {
+            if (holder.getValue() != version) {
+                if (behind.isEmpty()) {
+                    behind = new ArrayList<>(2);
+                }
+                behind.add(holder.getKey());
+            }
+        }
+        return behind;
     }
 
     /**
@@ -366,6 +378,9 @@ final class GroupSessionTransport implements SessionTransport {
      * with the version it has. Called with the replica's lock held.
      */
     void retireFormerHolders(OwnedReplica replica, List<String> targets) {
+        if (replica.releasing.isEmpty() && targets.containsAll(replica.holders.keySet())) {
+            return; // the placement is what it was: so on nearly every change, which calls this
+        }
         Set<String> present = new HashSet<>();
         group.membership().members().forEach(m -> present.add(m.name()));
         for (String target : targets) {

@@ -3,6 +3,7 @@ package io.cohort.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.session.StoredSession;
+import io.cohort.session.jetty.CohortSessionCache;
 import io.cohort.session.serial.Gadget;
 import io.cohort.testapp.TestWars;
 import java.io.ByteArrayOutputStream;
@@ -16,7 +17,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.eclipse.jetty.session.ManagedSession;
+import org.eclipse.jetty.util.thread.AutoLock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -98,6 +104,91 @@ class SessionTakeoverTest {
                 .isAfter(written);
         Files.createFile(release);
         assertThat(longPoll.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+    }
+
+    @Test
+    void aSlowLookupOfOneSessionHoldsUpNoOtherSession() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String key = "app/" + sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        CountDownLatch lookup = new CountDownLatch(1);
+        stores.heldLoads.put(key, lookup);
+        var takeover = n2.http.sendAsync(HttpRequest.newBuilder(n2.app("/app/session"))
+                .header("Cookie", "JSESSIONID=" + sessionCookie).timeout(Duration.ofSeconds(40)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!stores.loads.contains(key) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(stores.loads).as("n2 is looking the session up").contains(key);
+
+        // while that lookup waits, other users arrive at n2: enough new sessions that the session map grows
+        List<CompletableFuture<HttpResponse<String>>> others;
+        try {
+            others = IntStream.range(0, 40)
+                    .mapToObj(i -> n2.http.sendAsync(HttpRequest.newBuilder(n2.app("/app/session?set=a&value=" + i))
+                            .timeout(Duration.ofSeconds(40)).build(), HttpResponse.BodyHandlers.ofString()))
+                    .toList();
+            assertThat(CompletableFuture.allOf(others.toArray(new CompletableFuture<?>[0])))
+                    .as("new sessions served while another session's lookup waits")
+                    .succeedsWithin(Duration.ofSeconds(15));
+            assertThat(takeover).as("the lookup still waits").isNotDone();
+        } finally {
+            lookup.countDown();
+        }
+
+        assertThat(others).allSatisfy(response -> assertThat(response.join().statusCode()).isEqualTo(200));
+        assertThat(takeover.get(10, TimeUnit.SECONDS).body()).contains("cart=EST-1");
+    }
+
+    @Test
+    void aRequestThatFindsItsSessionEvictedUnderItLooksItUpAgain() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        CohortSessionCache cache = n1.sessionCache("/app");
+        ManagedSession session = cache.doGet(id);
+
+        CompletableFuture<HttpResponse<String>> request;
+        try (AutoLock ignored = lockOnceReleased(session)) {
+            // the request has found the session in memory and waits for it; then another node takes it over
+            request = n1.http.sendAsync(HttpRequest.newBuilder(n1.app("/app/session"))
+                    .header("Cookie", "JSESSIONID=" + sessionCookie).timeout(Duration.ofSeconds(20)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            awaitThreadWaitingIn("getAndEnter");
+            cache.evict(id);
+        }
+
+        assertThat(request.get(20, TimeUnit.SECONDS).body()).as("the session, looked up again")
+                .contains("id=" + id, "cart=EST-1");
+    }
+
+    /** The session's lock, taken once no request uses the session (Jetty releases it after the answer is sent). */
+    private static AutoLock lockOnceReleased(ManagedSession session) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            AutoLock lock = session.lock();
+            if (session.getRequests() == 0 || System.nanoTime() > deadline) {
+                return lock;
+            }
+            lock.close();
+            Thread.sleep(10);
+        }
+    }
+
+    private static void awaitThreadWaitingIn(String method) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            for (var thread : Thread.getAllStackTraces().entrySet()) {
+                if (thread.getKey().getState() == Thread.State.WAITING
+                        && List.of(thread.getValue()).stream().anyMatch(frame -> frame.getMethodName().equals(method))) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        StringBuilder dump = new StringBuilder();
+        Thread.getAllStackTraces().forEach((t, frames) -> dump.append(t.getName()).append(' ').append(t.getState())
+                .append(' ').append(List.of(frames).subList(0, Math.min(12, frames.length))).append('\n'));
+        throw new AssertionError("no thread waits in " + method + "\n" + dump);
     }
 
     @Test

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The common part of the test doubles of a replicating store: the provider serves every configuration
@@ -27,6 +29,8 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
     final Map<String, StoredSession> copies = new ConcurrentHashMap<>();
     /** Every {@code load} any store was asked for, as {@code application/id}, in order. */
     final List<String> loads = new CopyOnWriteArrayList<>();
+    /** Loads of these {@code application/id} keys wait until the latch opens (at most 30 s): a slow lookup. */
+    final Map<String, CountDownLatch> heldLoads = new ConcurrentHashMap<>();
 
     /** A store that reads and removes its application's copies in {@link #copies}; subclasses decide when to write. */
     abstract class MapStore implements SessionStore {
@@ -48,6 +52,14 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
         @Override
         public Optional<StoredSession> load(String id) {
             loads.add(key(id));
+            CountDownLatch held = heldLoads.get(key(id));
+            if (held != null) {
+                try {
+                    held.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             return Optional.ofNullable(copies.get(key(id)));
         }
 

@@ -90,6 +90,17 @@ final class TestNode implements AutoCloseable {
         return http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** The session cache of the application at this context path, reached through the node's Jetty server. */
+    io.cohort.session.jetty.CohortSessionCache sessionCache(String contextPath) throws ReflectiveOperationException {
+        java.lang.reflect.Field field = CohortNode.class.getDeclaredField("server");
+        field.setAccessible(true);
+        org.eclipse.jetty.server.Server server = (org.eclipse.jetty.server.Server) field.get(node);
+        return server.getDescendants(org.eclipse.jetty.ee10.webapp.WebAppContext.class).stream()
+                .filter(context -> context.getContextPath().equals(contextPath))
+                .map(context -> (io.cohort.session.jetty.CohortSessionCache) context.getSessionHandler().getSessionCache())
+                .findFirst().orElseThrow();
+    }
+
     @Override
     public void close() {
         node.stop();

@@ -1,8 +1,10 @@
 package io.cohort.session.jetty;
 
 import io.cohort.session.RemovalCause;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Function;
 import org.eclipse.jetty.session.DefaultSessionCache;
 import org.eclipse.jetty.session.ManagedSession;
 import org.eclipse.jetty.session.SessionData;
@@ -17,8 +19,13 @@ import org.eclipse.jetty.util.thread.AutoLock;
  */
 public final class CohortSessionCache extends DefaultSessionCache {
 
+    /** How often a request looks its session up again when it was evicted under the request (a bound, not a retry policy). */
+    private static final int MAX_LOOKUPS_AFTER_EVICTION = 3;
+
     private final ConcurrentMap<String, ManagedSession> sessions;
     private final SessionStoreAdapter adapter;
+    /** The lookups in progress, by session id: callers asking for the same id wait for the one that runs. */
+    private final ConcurrentMap<String, CompletableFuture<ManagedSession>> lookups = new ConcurrentHashMap<>();
     private final java.util.Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
     /** The sessions dropped from memory since the shutdown began: on their way to the store. */
     private final java.util.Set<String> handedToStore = ConcurrentHashMap.newKeySet();
@@ -45,6 +52,71 @@ public final class CohortSessionCache extends DefaultSessionCache {
             tracked.attach(session);
         }
         return session;
+    }
+
+    /**
+     * Jetty looks a session up inside the session map's {@code computeIfAbsent}, which locks a bin of the map for as
+     * long as the store takes: for a replicating store, a lookup across the cluster of up to {@code cache-miss-delay}.
+     * Sessions whose ids share the bin could not be created, removed or taken over meanwhile, and a growing map
+     * stalls every insert. Here only callers asking for the same id wait for the lookup; it runs outside the map.
+     * Like {@code computeIfAbsent}, a caller that waited for a lookup that found nothing runs its own.
+     */
+    @Override
+    protected ManagedSession doComputeIfAbsent(String id, Function<String, ManagedSession> lookup) {
+        while (true) {
+            ManagedSession held = sessions.get(id);
+            if (held != null) {
+                return held;
+            }
+            CompletableFuture<ManagedSession> mine = new CompletableFuture<>();
+            CompletableFuture<ManagedSession> running = lookups.putIfAbsent(id, mine);
+            if (running == null) {
+                return lookUp(id, lookup, mine);
+            }
+            ManagedSession found = running.exceptionally(failure -> null).join();
+            if (found != null) {
+                return found;
+            }
+        }
+    }
+
+    private ManagedSession lookUp(String id, Function<String, ManagedSession> lookup,
+            CompletableFuture<ManagedSession> mine) {
+        ManagedSession result = null;
+        try {
+            // a lookup that ended between this caller's first look and its claim has put its session in the map
+            result = sessions.get(id);
+            if (result == null) {
+                ManagedSession loaded = lookup.apply(id);
+                if (loaded != null) {
+                    ManagedSession added = (ManagedSession) doPutIfAbsent(id, loaded);
+                    result = added != null ? added : loaded;
+                }
+            }
+            return result;
+        } finally {
+            lookups.remove(id, mine);
+            mine.complete(result);
+        }
+    }
+
+    /**
+     * A session evicted (taken over by another node) between Jetty finding it in memory and the request entering it
+     * is left non-resident, and Jetty's cache, which never evicts on its own, would then give the request no session
+     * at all: the application would start a new one and the user's cookie would lose the old. Such a request looks
+     * the session up again instead, from the store, as a request that arrived just after the eviction does.
+     */
+    @Override
+    protected ManagedSession getAndEnter(String id, boolean enter) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            ManagedSession held = doGet(id);
+            ManagedSession session = super.getAndEnter(id, enter);
+            boolean evictedMeanwhile = held != null && held.getSessionData() instanceof TrackedSessionData data
+                    && data.evicted();
+            if (session != null || !evictedMeanwhile || attempt == MAX_LOOKUPS_AFTER_EVICTION) {
+                return session;
+            }
+        }
     }
 
     @Override
@@ -129,6 +201,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
             if (session.getRequests() > 0) {
                 evictOnRelease.add(id);
                 return;
+            }
+            if (session.getSessionData() instanceof TrackedSessionData data) {
+                data.markEvicted();
             }
             session.setResident(false);
             doDelete(id);

@@ -31,6 +31,8 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     private transient boolean stored;
     private boolean announced;
     private boolean removed;
+    /** Whether the cache dropped the session from memory because another node took it over. */
+    private transient volatile boolean evicted;
     /** The session Jetty manages with this data; null until the cache attaches it. */
     private transient ManagedSession session;
 
@@ -96,6 +98,15 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     /** The session is being removed: its attribute removals are not changes worth sending. */
     void markRemoved() {
         removed = true;
+    }
+
+    /** The cache dropped the session from memory, valid, because another node took it over. */
+    void markEvicted() {
+        evicted = true;
+    }
+
+    boolean evicted() {
+        return evicted;
     }
 
     boolean announced() {

@@ -8,12 +8,15 @@ import java.util.Objects;
  *
  * @param name      the member's route, i.e. the node's name: session ids it owns end in {@code .name}
  * @param host      the host it counts as, for local affinity and per-host weights
- * @param url       where its HTTP connector listens (scheme, host, port and an optional path prefix)
+ * @param url       where its HTTP connector listens (scheme, host and port; the balancer refuses a path)
  * @param healthUrl its health endpoint
- * @param weight    its routing weight for the weighted policies (≥ 1): its own {@code weight}, else
+ * @param weight    its routing weight for the weighted policies (1 to {@link #MAX_WEIGHT}): its own {@code weight}, else
  *                  its host's {@code <weight>}, else 1
  */
 public record BalancerMember(String name, String host, URI url, URI healthUrl, int weight) {
+
+    /** The highest routing weight: the weights of a whole cluster then add up to far less than an int holds. */
+    public static final int MAX_WEIGHT = 10_000;
 
     public BalancerMember {
         Objects.requireNonNull(name, "name");
@@ -23,8 +26,8 @@ public record BalancerMember(String name, String host, URI url, URI healthUrl, i
         Objects.requireNonNull(host, "host");
         requireHttp("url", url);
         requireHttp("healthUrl", healthUrl);
-        if (weight < 1) {
-            throw new IllegalArgumentException("weight must be at least 1: " + weight);
+        if (weight < 1 || weight > MAX_WEIGHT) {
+            throw new IllegalArgumentException("weight must be from 1 to " + MAX_WEIGHT + ": " + weight);
         }
     }
 

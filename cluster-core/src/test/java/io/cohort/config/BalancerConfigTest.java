@@ -2,6 +2,7 @@ package io.cohort.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.time.Duration;
@@ -127,6 +128,28 @@ class BalancerConfigTest {
                     <weight host="b" value="2"/>
                   </balancer>
                 </cohort>""")).hasMessage("cohort.xml:4:13: host=\"b\" on <weight> is the host of no <balancer-member>; expected one of a");
+    }
+
+    @Test
+    void aWeightAboveTenThousandIsRefused() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer policy="roundrobin:weighted">
+                    <balancer-member name="n1" host="a" url="http://127.0.0.1:8081" weight="2147483647"/>
+                  </balancer>
+                </cohort>""")).hasMessage("cohort.xml:3:69: invalid value weight=\"2147483647\" on <balancer-member>; "
+                + "expected a routing weight: an integer from 1 to 10000");
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer policy="roundrobin:weighted">
+                    <balancer-member name="n1" host="a" url="http://127.0.0.1:8081"/>
+                    <weight host="a" value="10001"/>
+                  </balancer>
+                </cohort>""")).hasMessage("cohort.xml:4:22: invalid value value=\"10001\" on <weight>; "
+                + "expected a routing weight: an integer from 1 to 10000");
+        assertThatThrownBy(() -> new BalancerMember("n1", "a", URI.create("http://127.0.0.1:8081"),
+                URI.create("http://127.0.0.1:8081/health"), 10_001))
+                .hasMessage("weight must be from 1 to 10000: 10001");
     }
 
     @Test

@@ -1,6 +1,8 @@
 package io.cohort.session.jetty;
 
 import io.cohort.session.RemovalCause;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -26,9 +28,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
     private final SessionStoreAdapter adapter;
     /** The lookups in progress, by session id: callers asking for the same id wait for the one that runs. */
     private final ConcurrentMap<String, CompletableFuture<ManagedSession>> lookups = new ConcurrentHashMap<>();
-    private final java.util.Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
+    private final Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
     /** The sessions dropped from memory since the shutdown began: on their way to the store. */
-    private final java.util.Set<String> handedToStore = ConcurrentHashMap.newKeySet();
+    private final Set<String> handedToStore = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
 
     public CohortSessionCache(SessionManager manager, SessionStoreAdapter adapter) {
@@ -116,6 +118,30 @@ public final class CohortSessionCache extends DefaultSessionCache {
             if (session != null || !evictedMeanwhile || attempt == MAX_LOOKUPS_AFTER_EVICTION) {
                 return session;
             }
+        }
+    }
+
+    /**
+     * Jetty's sweep ends every id whose inactivity timer went off since the last sweep, up to a minute earlier, and
+     * does so in every application of the node. By then the session may have been taken over by another node and back
+     * (a new session object, in use again), or be held elsewhere only. Only a session this cache holds that has
+     * expired by now is ended; the others are left to their owner, whose own timer decides.
+     */
+    @Override
+    public Set<String> checkExpiration(Set<String> candidates) {
+        Set<String> expired = new HashSet<>(super.checkExpiration(candidates));
+        long now = System.currentTimeMillis();
+        expired.removeIf(id -> !heldAndExpiredAt(id, now));
+        return expired;
+    }
+
+    private boolean heldAndExpiredAt(String id, long now) {
+        ManagedSession session = doGet(id);
+        if (session == null) {
+            return false;
+        }
+        try (AutoLock ignored = session.lock()) {
+            return session.isResident() && session.getRequests() == 0 && session.isExpiredAt(now);
         }
     }
 

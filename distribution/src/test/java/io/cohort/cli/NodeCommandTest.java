@@ -2,6 +2,7 @@ package io.cohort.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.cli.cluster.JavaCommand;
 import io.cohort.cli.node.NodeAnnouncement;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -9,8 +10,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,5 +93,33 @@ class NodeCommandTest {
         assertThat(stop.statusCode()).isEqualTo(202);
         CommandRun run = node.get(20, TimeUnit.SECONDS);
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.OK);
+    }
+
+    @Test
+    void aNodeWhoseLauncherDiedBeforeTheNodeLookedDoesNotLiveOnAsAnOrphan() throws Exception {
+        Files.writeString(dir.resolve("token"), "node-test-token\n");
+        Path config = Files.writeString(dir.resolve("cohort.xml"), """
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="orphan" http-port="0" webapps="webapps" work-dir="work" graceful-stop="5s"/>
+                  <admin port="0" token-file="token"/>
+                </cohort>
+                """);
+        Path log = dir.resolve("node.log");
+        List<String> node = JavaCommand.current().command(List.of("node", "--config", config.toString()));
+        // a launcher that starts the node (passing its own pid, as `cohort cluster` does) and dies at once,
+        // before the node's JVM is up: the node is handed to another parent
+        Process launcher = new ProcessBuilder(Stream.concat(Stream.of("sh", "-c",
+                        "\"$@\" --exit-with-parent=$$ >'" + log + "' 2>&1 & echo $!", "sh"), node.stream()).toList())
+                .redirectErrorStream(true).start();
+        long nodePid = Long.parseLong(new String(launcher.getInputStream().readAllBytes()).trim());
+        assertThat(launcher.waitFor(10, TimeUnit.SECONDS)).isTrue();
+
+        try {
+            Poll.until(Duration.ofSeconds(20), "the node to exit (log: " + log + ")",
+                    () -> ProcessHandle.of(nodePid).map(p -> !p.isAlive()).orElse(true));
+        } finally {
+            ProcessHandle.of(nodePid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        assertThat(Files.readString(log)).contains("the process that started this node");
     }
 }

@@ -52,7 +52,7 @@ public final class NodeProcesses {
         ProcessBuilder builder = new ProcessBuilder(java.command(List.of("node",
                 "--config", node.configFile().toString(),
                 "--ready-file", node.readyFile().toString(),
-                "--exit-with-parent")))
+                "--exit-with-parent=" + ProcessHandle.current().pid())))
                 .directory(node.home().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(Redirect.to(node.logFile().toFile()));

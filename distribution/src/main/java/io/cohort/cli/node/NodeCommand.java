@@ -47,12 +47,23 @@ public final class NodeCommand implements Callable<Integer> {
             description = "Writes the node's name, pid and bound addresses here (JSON) once it serves.")
     Path readyFile;
 
-    @Option(names = "--exit-with-parent", hidden = true,
-            description = "Stops the node when the process that started it exits (used by `cohort cluster`).")
-    boolean exitWithParent;
+    @Option(names = "--exit-with-parent", hidden = true, arity = "0..1", fallbackValue = "0", paramLabel = "PID",
+            description = "Stops the node when the process that started it exits (used by `cohort cluster`, which "
+                    + "passes its pid: a node whose parent is no longer that process, because it has exited, does not "
+                    + "start).")
+    Long exitWithParent;
 
     @Override
     public Integer call() throws Exception {
+        ParentWatch parent = null;
+        if (exitWithParent != null) {
+            parent = ParentWatch.of(exitWithParent);
+            if (parent == null) {
+                spec.commandLine().getErr().println("cohort node: the process that started this node ("
+                        + exitWithParent + ") has exited; not starting");
+                return ExitCode.FAILURE;
+            }
+        }
         CohortConfig configuration;
         try {
             configuration = ConfigLoader.load(config);
@@ -71,8 +82,9 @@ public final class NodeCommand implements Callable<Integer> {
         }
         Thread shutdown = new Thread(node::stop, "cohort-shutdown-" + name);
         Runtime.getRuntime().addShutdownHook(shutdown);
-        if (exitWithParent) {
-            stopWhenParentExits(node);
+        if (parent != null) {
+            // watched from before the start: a parent that exited while the node started stops it now
+            parent.stopOnExit(node);
         }
         if (readyFile != null) {
             NodeAnnouncement.of(node.self()).write(readyFile);
@@ -80,13 +92,6 @@ public final class NodeCommand implements Callable<Integer> {
         node.awaitStopped();
         removeHook(shutdown);
         return ExitCode.OK;
-    }
-
-    private static void stopWhenParentExits(CohortNode node) {
-        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> {
-            LOG.warn("The process that started this node ({}) has exited; stopping", parent.pid());
-            node.stop();
-        }));
     }
 
     private static void removeHook(Thread hook) {

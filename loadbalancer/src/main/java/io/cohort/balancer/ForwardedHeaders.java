@@ -75,7 +75,8 @@ final class ForwardedHeaders {
     /** Adds the balancer's own forwarding headers for this client request. */
     void add(Request client, HttpFields.Mutable headers) {
         String clientAddress = clientAddress(client);
-        String proto = client.isSecure() ? "https" : "http";
+        // the connection's, not the request's: a target in absolute form keeps whatever scheme the client wrote
+        String proto = client.getConnectionMetaData().isSecure() ? "https" : "http";
         String host = client.getHeaders().get(HttpHeader.HOST);
         if (host == null) {
             host = Request.getServerName(client) + ":" + Request.getServerPort(client);

@@ -146,6 +146,20 @@ class HygieneTest {
     }
 
     @Test
+    void anHttpsAbsoluteUriOverPlainHttpDoesNotMakeTheRequestSecureForTheMember() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+            String authority = uri.getHost() + ":" + uri.getPort();
+
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET https://" + authority + "/headers HTTP/1.1\r\nHost: "
+                    + authority + "\r\nConnection: close");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).contains("X-Forwarded-Proto: http\n").doesNotContain("proto=https");
+        }
+    }
+
+    @Test
     void anAbsoluteUriForTheBalancerItselfIsServed() throws Exception {
         try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
             URI uri = lb.server.uri();

@@ -227,7 +227,7 @@ final class BalancerProxy extends ProxyHandler {
     protected org.eclipse.jetty.client.Request.Content newProxyToServerRequestContent(Request request, Response response,
                                                                                        org.eclipse.jetty.client.Request toMember) {
         Exchange exchange = exchange(request);
-        exchange.content = new GuardedRequestContent(request, maxBody);
+        exchange.content = new GuardedRequestContent(request, exchange.bodyDemand(request), maxBody);
         return exchange.content;
     }
 

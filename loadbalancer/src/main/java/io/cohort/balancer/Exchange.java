@@ -21,6 +21,8 @@ final class Exchange implements Response.BeginListener {
     /** When the current attempt was given to its member ({@link System#nanoTime}). */
     long attemptStartNanos;
     GuardedRequestContent content;
+    /** The demand for the client's body that every attempt shares; made by the first attempt that sends a body. */
+    private ClientBodyDemand bodyDemand;
     private volatile boolean answered;
     private volatile boolean clientWriteFailed;
     private volatile boolean clientWriting;
@@ -30,6 +32,14 @@ final class Exchange implements Response.BeginListener {
         this.session = session;
         this.target = target;
         this.idempotent = idempotent;
+    }
+
+    /** The demand for {@code client}'s body that every attempt of this exchange shares. */
+    ClientBodyDemand bodyDemand(org.eclipse.jetty.server.Request client) {
+        if (bodyDemand == null) {
+            bodyDemand = new ClientBodyDemand(client);
+        }
+        return bodyDemand;
     }
 
     Backend backend() {

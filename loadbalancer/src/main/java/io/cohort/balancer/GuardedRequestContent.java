@@ -13,12 +13,14 @@ import org.eclipse.jetty.io.Content;
  * whole body. And it keeps the failure that reading the client's body ended with
  * ({@link #readFailure}): HttpClient reads the first chunk before it sends the request head, so an
  * upload the client gives up on fails the attempt before anything was sent, and only this tells it
- * from a failed connection to the member. Not thread-safe beyond what {@link Content.Source}
+ * from a failed connection to the member. Its demands go through the request's {@link ClientBodyDemand}, which a
+ * retry shares. Not thread-safe beyond what {@link Content.Source}
  * requires (one reader).
  */
 final class GuardedRequestContent implements Request.Content {
 
     private final org.eclipse.jetty.server.Request source;
+    private final ClientBodyDemand demand;
     private final long limit;
     private final String contentType;
     private long bytes;
@@ -26,8 +28,9 @@ final class GuardedRequestContent implements Request.Content {
     private volatile boolean failedUpstream;
     private volatile Throwable readFailure;
 
-    GuardedRequestContent(org.eclipse.jetty.server.Request source, long limit) {
+    GuardedRequestContent(org.eclipse.jetty.server.Request source, ClientBodyDemand demand, long limit) {
         this.source = source;
+        this.demand = demand;
         this.limit = limit;
         this.contentType = source.getHeaders().get(HttpHeader.CONTENT_TYPE);
     }
@@ -83,7 +86,7 @@ final class GuardedRequestContent implements Request.Content {
 
     @Override
     public void demand(Runnable demandCallback) {
-        source.demand(demandCallback);
+        demand.demand(demandCallback);
     }
 
     @Override
@@ -96,6 +99,8 @@ final class GuardedRequestContent implements Request.Content {
         failedUpstream = true;
         if (touched) {
             source.fail(failure, last);
+        } else {
+            demand.cancel(); // a retry demands, and reads, the whole body itself
         }
     }
 }

@@ -4,8 +4,15 @@ import static io.cohort.balancer.TestBalancer.routedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.config.Policy;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -143,6 +150,50 @@ class RetryTest {
 
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.body()).isEqualTo("n1:qty=3");
+        }
+    }
+
+    @Test
+    void aPutWhoseBodyHadNotArrivedWhenItsMemberDroppedTheConnectionIsRetriedWithItsBody() throws Exception {
+        try (ServerSocket dropping = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread member = new Thread(() -> {
+                while (true) {
+                    try (Socket connection = dropping.accept()) {
+                        readHead(connection.getInputStream()); // then drops the connection, the body unread
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+            member.setDaemon(true);
+            member.start();
+            TestBalancer.Settings settings = new TestBalancer.Settings();
+            settings.socketMembers = Map.of("n9", dropping.getLocalPort());
+            try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"));
+                 Socket client = new Socket(lb.server.uri().getHost(), lb.server.uri().getPort())) {
+                client.setSoTimeout(10_000);
+                OutputStream out = client.getOutputStream();
+                out.write(("PUT /shop/cart HTTP/1.1\r\nHost: localhost\r\nCookie: JSESSIONID=node0zz.n9\r\n"
+                        + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                Thread.sleep(500); // n9 got the head and dropped the connection before any of the body arrived
+                out.write("5\r\nqty=3\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+
+                String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                assertThat(answer).startsWith("HTTP/1.1 200").endsWith("n1:qty=3");
+            }
+        }
+    }
+
+    private static void readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return;
+            }
+            head.append((char) b);
         }
     }
 

@@ -132,9 +132,15 @@ public final class ClusterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         LocalClusterPlan plan = plan();
-        if (shop.deploysShop() && plan.database().isEmpty()) {
-            embeddedDatabase = EmbeddedH2Server.start(plan.dir().resolve("h2"));
-            plan = plan.withDatabase(embeddedDatabase.database());
+        try {
+            // before the embedded database opens its files, which a running cluster's holds
+            LocalCluster.refuseIfRunning(plan);
+            if (shop.deploysShop() && plan.database().isEmpty()) {
+                embeddedDatabase = EmbeddedH2Server.start(plan.dir().resolve("h2"));
+                plan = plan.withDatabase(embeddedDatabase.database());
+            }
+        } catch (IOException e) {
+            throw CommandFailure.failed(e.getMessage());
         }
         try {
             return run(plan);

@@ -49,7 +49,7 @@ public final class LocalCluster {
      * @throws StartupFailure  if a node exited or did not come up in time
      */
     public ClusterState start(Duration timeout) throws IOException, StartupFailure, InterruptedException {
-        refuseIfRunning();
+        refuseIfRunning(plan);
         List<PlannedNode> nodes = plan.write();
         try {
             List<ClusterState.Node> members = startNodes(nodes, timeout);
@@ -83,7 +83,13 @@ public final class LocalCluster {
         return startup.awaitUp(all, deadline, timeout);
     }
 
-    private void refuseIfRunning() throws IOException {
+    /**
+     * Refuses a directory another live {@code cohort cluster} runs in (its {@code cluster.json} names a process that is
+     * still alive and began before the file was written). Call it before opening anything in the directory.
+     *
+     * @throws IOException naming the directory and the running process
+     */
+    static void refuseIfRunning(LocalClusterPlan plan) throws IOException {
         if (!Files.exists(plan.stateFile())) {
             return;
         }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * How to start another JVM that runs the {@code cohort} command: the same {@code java}, the same
  * class path and the JVM options worth passing on. Passed on are system properties ({@code -D}, e.g.
  * {@code -Dlogback.configurationFile}) and memory and VM flags ({@code -X}, {@code -XX:}) of this
- * JVM; never debugger or agent options, which would clash between processes.
+ * JVM; never debugger, agent, flight-recorder or remote-JMX options, which would clash between processes (a second
+ * JVM on the same JMX port, for one, does not start).
  *
  * @param java       the java executable
  * @param classPath  the class path
@@ -37,7 +38,8 @@ public record JavaCommand(Path java, String classPath, List<String> jvmOptions) 
 
     static boolean forwardable(String option) {
         if (option.startsWith("-Xdebug") || option.startsWith("-Xrunjdwp") || option.startsWith("-Xlog")
-                || option.startsWith("-XX:Flight") || option.startsWith("-XX:StartFlightRecording")) {
+                || option.startsWith("-XX:Flight") || option.startsWith("-XX:StartFlightRecording")
+                || option.startsWith("-Dcom.sun.management.jmxremote")) {
             return false;
         }
         return option.startsWith("-D") || option.startsWith("-X");

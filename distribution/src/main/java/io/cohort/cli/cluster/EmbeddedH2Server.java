@@ -47,6 +47,9 @@ public final class EmbeddedH2Server implements AutoCloseable {
 
     /** Starts the server on a free loopback port with its files in {@code directory}. */
     public static EmbeddedH2Server start(Path directory) throws IOException {
+        // H2 listens on every interface unless told otherwise; this process's server is for local nodes only. H2 reads
+        // the setting once, when it is first used (below, to prepare the database), so it is set before that
+        System.setProperty("h2.bindAddress", "127.0.0.1");
         Files.createDirectories(directory);
         ownerOnly(directory, "rwx------");
         String password = password(directory);
@@ -55,8 +58,6 @@ public final class EmbeddedH2Server implements AutoCloseable {
         } catch (SQLException e) {
             throw new IOException("could not open the embedded H2 database in " + directory + ": " + e.getMessage(), e);
         }
-        // H2 listens on every interface unless told otherwise; this process's server is for local nodes only
-        System.setProperty("h2.bindAddress", "127.0.0.1");
         int port = PresetPorts.one();
         try {
             Server server = Server.createTcpServer("-tcpPort", Integer.toString(port), "-baseDir",

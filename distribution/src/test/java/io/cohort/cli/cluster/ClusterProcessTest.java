@@ -68,6 +68,9 @@ class ClusterProcessTest {
                         .startsWith("n" + balancers.group(1).substring(4) + "; reason=policy");
             }
             assertThat(hosts).containsExactly("host1", "host2");
+            // the balancers, their admin ports and the embedded shop database are for this machine only
+            assertThat(ListeningSockets.of(cluster.pid())).as("addresses the launcher listens on").isNotEmpty()
+                    .allMatch(ListeningSockets::isLoopback);
 
             cluster.destroy(); // SIGTERM
 

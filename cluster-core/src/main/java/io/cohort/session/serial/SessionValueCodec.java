@@ -61,7 +61,8 @@ public final class SessionValueCodec {
      * reader, and a copy written by an older version, sees the same format. Written through one stream per
      * thread, reset after each value, which saves building a stream per value.
      *
-     * @throws IllegalArgumentException if the value or an object it refers to is not serializable
+     * @throws IllegalArgumentException if the value or an object it refers to is not serializable, or it is nested
+     *     too deeply to serialize on this thread's stack
      */
     public byte[] serialize(String name, Object value) {
         ValueStream stream = STREAMS.get();
@@ -78,6 +79,10 @@ public final class SessionValueCodec {
         } catch (IOException | RuntimeException e) {
             STREAMS.remove();
             throw new IllegalArgumentException("Session attribute '" + name + "' cannot be serialized: " + e, e);
+        } catch (StackOverflowError e) {
+            STREAMS.remove();
+            throw new IllegalArgumentException("Session attribute '" + name + "' cannot be serialized: it is too deeply "
+                    + "nested (the serialization ran out of stack)", e);
         } finally {
             if (reused && !stream.worthKeeping()) {
                 STREAMS.remove();
@@ -86,8 +91,8 @@ public final class SessionValueCodec {
     }
 
     /**
-     * @throws RejectedValueException if the filter rejects a class or a limit, or the bytes are
-     *     not a valid serialized object
+     * @throws RejectedValueException if the filter rejects a class or a limit, the bytes are not a valid serialized
+     *     object, or reading them fails with a {@link StackOverflowError} or a {@link LinkageError}
      */
     public Object deserialize(String name, byte[] bytes) throws RejectedValueException {
         if (bytes.length > maxBytes) {
@@ -102,6 +107,10 @@ public final class SessionValueCodec {
             throw new RejectedValueException(name, "class not found in the application: " + e.getMessage(), e);
         } catch (IOException | RuntimeException e) {
             throw new RejectedValueException(name, "malformed value: " + e, e);
+        } catch (StackOverflowError | LinkageError e) {
+            // a value whose own readObject or hash code recurses without end, or an application class that no longer
+            // links: the attribute is lost, not the request
+            throw new RejectedValueException(name, "could not be read: " + e, e);
         }
     }
 

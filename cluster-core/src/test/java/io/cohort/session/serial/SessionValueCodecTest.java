@@ -13,8 +13,10 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +42,39 @@ class SessionValueCodecTest {
 
         assertThat(codec.deserialize("values", codec.serialize("values", values))).isEqualTo(values);
         assertThat(rejected).isEmpty();
+    }
+
+    @Test
+    void aValueWhoseReadingOverflowsTheStackIsRejectedNotThrownAsAnError() {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        // written fine; read back, the set hashes the list, whose hash code recurses into itself
+        List<Object> list = new ArrayList<>();
+        Set<Object> set = new HashSet<>();
+        set.add(list);
+        list.add(list);
+        byte[] bytes = codec.serialize("tags", set);
+
+        assertThatThrownBy(() -> codec.deserialize("tags", bytes))
+                .isInstanceOf(RejectedValueException.class).hasMessageContaining("'tags'")
+                .hasMessageContaining("StackOverflowError");
+    }
+
+    @Test
+    void aValueTooDeeplyNestedToSerializeFailsAtSetAttributeWithAClearError() {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        Object nested = "leaf";
+        for (int i = 0; i < 200_000; i++) {
+            List<Object> outer = new ArrayList<>();
+            outer.add(nested);
+            nested = outer;
+        }
+        Object value = nested;
+
+        assertThatThrownBy(() -> codec.serialize("tree", value))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'tree'")
+                .hasMessageContaining("too deeply nested");
+        // the thread's stream is fit for the next value
+        assertThat(codec.serialize("next", "ok")).isNotEmpty();
     }
 
     @Test

@@ -49,7 +49,9 @@ final class SecretResolver {
     }
 
     private Secret fromEnvironment(SourceElement at, String attribute, String variable) throws ConfigException {
-        String value = env.apply(variable);
+        String raw = env.apply(variable);
+        // trailing line ends go, as from a file: `$(cat token)` keeps none, but a Kubernetes secret made from a file does
+        String value = raw == null ? null : withoutTrailingLineEnds(raw);
         if (value == null || value.isEmpty()) {
             throw at.attributeError(attribute, "environment variable " + variable + " (" + attribute + " on " + at.tag() + ") is "
                     + (value == null ? "not set" : "empty"), "the variable to hold the secret");
@@ -64,7 +66,7 @@ final class SecretResolver {
                 throw at.attributeError(attribute, "secret file " + file + " (" + attribute + " on " + at.tag() + ") is larger than 64KiB",
                         "a file holding only the secret");
             }
-            value = Files.readString(file, StandardCharsets.UTF_8).replaceFirst("[\\r\\n]+$", "");
+            value = withoutTrailingLineEnds(Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw at.attributeError(attribute, "cannot read secret file " + file + " (" + attribute + " on " + at.tag() + "): "
                     + e.getClass().getSimpleName(), "a readable file holding the secret");
@@ -74,5 +76,9 @@ final class SecretResolver {
                     "a file holding the secret");
         }
         return new Secret(value, "file " + file);
+    }
+
+    private static String withoutTrailingLineEnds(String value) {
+        return value.replaceFirst("[\\r\\n]+$", "");
     }
 }

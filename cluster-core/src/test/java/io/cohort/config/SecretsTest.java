@@ -57,6 +57,19 @@ class SecretsTest {
     }
 
     @Test
+    void aSecretFromTheEnvironmentLosesItsTrailingNewlineAsOneFromAFileDoes() throws Exception {
+        // a Kubernetes secret made with --from-file, or $(cat token), often ends with a newline no header can carry
+        CohortConfig config = TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="c"><protocol><database url="jdbc:h2:mem:x" password-env="PGPASSWORD"/></protocol></cluster>
+                </cohort>""", Map.of("PGPASSWORD", "pg-secret-1\r\n"));
+
+        assertThat(((DatabaseProtocol) config.cluster().orElseThrow().protocol()).connection().password().orElseThrow().reveal())
+                .isEqualTo("pg-secret-1");
+    }
+
+    @Test
     void secretEqualityComparesValuesButTheHashRevealsNothing() {
         Secret a = new Secret("value-1", "environment variable A");
         Secret b = new Secret("value-1", "file /b");

@@ -97,9 +97,17 @@ final class BackupStore {
         return copies(application).remove(id) != null;
     }
 
-    /** The owner placed the copy elsewhere: drop it unless it is newer than {@code version}. */
-    void release(String application, String id, long version) {
-        copies(application).computeIfPresent(id, (key, copy) -> copy.session().version() <= version ? null : copy);
+    /**
+     * {@code sender} placed the copy elsewhere: drop it unless it is newer than {@code version}, or it is not
+     * {@code sender}'s to place (its owner is another member that {@code isMember} still names).
+     */
+    void release(String application, String id, long version, String sender, java.util.function.Predicate<String> isMember) {
+        copies(application).computeIfPresent(id, (key, copy) -> {
+            // only the copy's owner places it, or, once the owner has left, its custodian: a former owner's release
+            // that comes after another member took the session over (and kept this copy) is not the placement's
+            boolean placedBySender = copy.owner().equals(sender) || !isMember.test(copy.owner());
+            return placedBySender && copy.session().version() <= version ? null : copy;
+        });
     }
 
     void touch(String application, String id, long version, Instant lastAccessed) {

@@ -140,7 +140,8 @@ final class MessageRouter implements Inbox {
             }
         } else if (message instanceof ReleaseCopy release) {
             received.bytes(release.application(), length);
-            group.backups().release(release.application(), release.sessionId(), release.version());
+            group.backups().release(release.application(), release.sessionId(), release.version(), sender,
+                    name -> group.membership().addressOf(name).isPresent());
         } else if (message instanceof Touch touch) {
             received.bytes(touch.application(), length);
             group.backups().touch(touch.application(), touch.sessionId(), touch.version(), touch.lastAccessed());

@@ -129,10 +129,21 @@ class BackupStoreTest {
     @Test
     void aReleaseDropsTheCopyUnlessItIsNewer() {
         store.apply("shop", "a", full(5, "x"));
-        store.release("shop", "s", 4);
+        store.release("shop", "s", 4, "a", member -> true);
         assertThat(store.get("shop", "s")).isPresent();
-        store.release("shop", "s", 5);
+        store.release("shop", "s", 5, "a", member -> true);
         assertThat(store.get("shop", "s")).isEmpty();
+    }
+
+    @Test
+    void onlyTheCopysOwnerOrOnceItHasLeftItsCustodianReleasesIt() {
+        store.apply("shop", "b", full(5, "x")); // b took the session over and kept this copy
+
+        store.release("shop", "s", 5, "a", member -> true); // a, its former owner, placed it elsewhere before that
+        assertThat(store.get("shop", "s")).as("a member that is not the owner").isPresent();
+
+        store.release("shop", "s", 5, "c", member -> !member.equals("b")); // b has left; c is the custodian
+        assertThat(store.get("shop", "s")).as("the custodian of a departed owner's copy").isEmpty();
     }
 
     @Test

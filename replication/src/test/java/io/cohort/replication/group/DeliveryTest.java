@@ -123,7 +123,8 @@ class DeliveryTest {
             TestMember holder = members.get(1);
             ShopVisit visit = new ShopVisit(owner).request(Map.of("user", "alice"));
             assertThat(holder.backupVersion(visit.id())).isEqualTo(visit.version());
-            holder.service().backups().release(TestGroup.APP, visit.id(), Long.MAX_VALUE); // its copy is gone
+            holder.service().backups().release(TestGroup.APP, visit.id(), Long.MAX_VALUE, owner.name(),
+                    member -> true); // its copy is gone
             synchronized (visit.session()) {
                 visit.session().set("cart", "EST-1"); // a change the node stops before replicating
             }

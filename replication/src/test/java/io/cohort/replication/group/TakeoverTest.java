@@ -11,11 +11,14 @@ import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionChange;
 import io.cohort.replication.placement.ReplicaPlacement;
+import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.Touch;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -131,6 +134,30 @@ class TakeoverTest {
             Await.until("a's cache was told to evict " + visit.id(), () -> a.cache().evicted().contains(visit.id()));
             assertThat(a.cache().evicted()).as("only the session taken over").doesNotContain(untouched.id());
             assertThat(b.cache().evicted()).as("the new owner keeps its copy").doesNotContain(visit.id());
+        }
+    }
+
+    @Test
+    void aReleaseFromTheFormerOwnerDoesNotDropACopyTheNewOwnerKept() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(2, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            Await.until("b and c hold the copy",
+                    () -> b.backupVersion(visit.id()) == visit.version() && c.backupVersion(visit.id()) == visit.version());
+
+            b.store().load(visit.id()).orElseThrow(); // the balancer failed the user over to b, which places on a and c
+            Await.until("a yielded and keeps b's state as a copy", () -> a.backup(visit.id()).isPresent());
+            // a's release of c's copy, decided before the takeover (a rebalance it was confirming), arrives after it
+            GroupFaults.send(a, c, new ReleaseCopy(TestGroup.APP, visit.id(), visit.version()));
+            Instant probe = Instant.now().plusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // wire: ms
+            GroupFaults.send(a, c, new Touch(TestGroup.APP, visit.id(), visit.version(), probe)); // behind it, same link
+
+            Await.until("c has heard a's touch, which came after its release",
+                    () -> c.backup(visit.id()).map(copy -> copy.lastAccessed().equals(probe)).orElse(false));
         }
     }
 

@@ -224,10 +224,14 @@ final class MessageRouter implements Inbox {
         }
     }
 
-    /** A rejection's kind: the start of its reason with its numbers left out (names come later in every reason). */
+    /**
+     * A rejection's kind: the start of its reason, before any {@code ": "} (what follows names what the sender chose)
+     * and at most 30 characters, with its numbers left out.
+     */
     static String kindOf(String reason) {
         String shape = reason.replaceAll("[0-9]+", "#");
-        return shape.substring(0, Math.min(30, shape.length()));
+        int details = shape.indexOf(": ");
+        return shape.substring(0, Math.min(details < 0 ? shape.length() : details, 30));
     }
 
     private void reject(Address from, String reason) {

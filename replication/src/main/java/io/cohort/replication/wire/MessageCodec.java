@@ -175,7 +175,7 @@ public final class MessageCodec {
         for (int i = 0; i < valueCount; i++) {
             String name = name(in, "attribute name");
             if (values.put(name, in.readBytes(limits.maxValueBytes(), "attribute value")) != null) {
-                throw new MalformedMessageException("attribute " + name + " appears twice");
+                throw new MalformedMessageException("an attribute appears twice: " + name);
             }
         }
         int removedCount = in.readCount(limits.maxAttributes(), "removed count");

@@ -1,10 +1,19 @@
 package io.cohort.replication.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.wire.MalformedMessageException;
+import io.cohort.replication.wire.MessageCodec;
+import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.WireLimits;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -75,5 +84,38 @@ class MalformedMessageTest {
                 .isEqualTo(MessageRouter.kindOf("replayed message: number 90211 of this sender's stream TO_ALL was accepted"))
                 .isNotEqualTo(MessageRouter.kindOf("message too old to tell from a replay: number 17 of this sender's"))
                 .isNotEqualTo(MessageRouter.kindOf("message seal does not verify (sender lacks the cluster secret)"));
+    }
+
+    private static final MessageCodec CODEC = new MessageCodec(WireLimits.DEFAULT);
+
+    @Test
+    void aRejectionsKindDoesNotDependOnTheNamesInTheFrame() {
+        // the router logs one warning per kind of rejection, for at most a few dozen kinds: names a sender chose must
+        // not make new kinds (the kind is the reason's start)
+        List<String> reasons = new java.util.ArrayList<>();
+        for (String name : List.of("alpha", "omega")) {
+            byte[] frame = CODEC.encode(new SessionUpdate("shop", 0, new SessionChange("4d1f0c2a9b8e4f6a8c7d5e3f2a1b0c9d", 1, ChangeKind.FULL, Instant.EPOCH, Instant.EPOCH, 0,
+                    new java.util.TreeMap<>(Map.of(name + "1", new byte[] {1}, name + "2", new byte[] {2})), Set.of())));
+            byte[] second = (name + "2").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            int at = indexOf(frame, second);
+            frame[at + second.length - 1] = '1'; // the frame now names the same attribute twice
+            reasons.add(catchThrowableOfType(() -> CODEC.decode(frame), MalformedMessageException.class).getMessage());
+        }
+
+        assertThat(reasons.get(0)).contains("alpha1");
+        assertThat(MessageRouter.kindOf(reasons.get(0))).isEqualTo(MessageRouter.kindOf(reasons.get(1)));
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= haystack.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        throw new AssertionError("not in the frame");
     }
 }

@@ -11,10 +11,11 @@ import java.util.function.Consumer;
 /**
  * The deserialization filter for session values: a class is accepted when it matches one of the
  * allow patterns, or when the application itself defines it in {@code WEB-INF/classes}; everything
- * else is rejected, as are streams that exceed the size, depth or reference limits, and arrays that
- * declare more elements than the size limit has bytes (every element takes at least one byte of the
- * stream, so no array in a value within the limit is longer; the check comes before the JDK allocates
- * the array, which a few dozen bytes could otherwise make it do for gigabytes).
+ * else is rejected, as are streams that exceed the size, depth or reference limits, and arrays whose
+ * elements would take more memory than the size limit has bytes (a primitive element takes its own
+ * size in the stream too, a reference at least one byte, so arrays in values within the limit pass; the
+ * check comes before the JDK allocates the array, which a few dozen bytes could otherwise make it do for
+ * gigabytes).
  *
  * <p>Classes from the application's libraries (any archive in {@code WEB-INF/lib}, {@code .jar} or
  * {@code .zip}) are <em>not</em> accepted by default, because that is where deserialization gadgets
@@ -42,7 +43,7 @@ public final class AllowListFilter implements ObjectInputFilter {
             "java.util.concurrent.atomic.*", "java.net.URI", "java.util.Locale");
 
     private final ObjectInputFilter limitsAndPatterns;
-    private final long maxArrayLength;
+    private final long maxArrayBytes;
     private final ClassLoader applicationLoader;
     private final LongAdder rejected = new LongAdder();
     private final Consumer<String> onRejectedClass;
@@ -66,15 +67,32 @@ public final class AllowListFilter implements ObjectInputFilter {
             }
             patterns.add(pattern.strip());
         }
-        this.maxArrayLength = maxBytes;
+        this.maxArrayBytes = maxBytes;
         String limits = "maxbytes=" + maxBytes + ";maxdepth=" + maxDepth + ";maxrefs=" + maxReferences;
         this.limitsAndPatterns = ObjectInputFilter.Config.createFilter(limits + ";" + String.join(";", patterns));
     }
 
+    /** The memory one element of an array of {@code type} takes at least (a reference: a compressed pointer). */
+    private static long elementBytes(Class<?> type) {
+        Class<?> element = type == null ? null : type.getComponentType();
+        if (element == long.class || element == double.class) {
+            return 8;
+        }
+        if (element == byte.class || element == boolean.class) {
+            return 1;
+        }
+        if (element == char.class || element == short.class) {
+            return 2;
+        }
+        return 4; // int, float, and references
+    }
+
     @Override
     public Status checkInput(FilterInfo info) {
-        if (info.arrayLength() > maxArrayLength) {
-            return reject(null); // a limit, whatever the class: no allow pattern admits it
+        if (info.arrayLength() > maxArrayBytes / elementBytes(info.serialClass())) {
+            // the array is allocated before any of its elements is read: its memory, not its length, is what the
+            // byte limit must bound. A limit, whatever the class: no allow pattern admits it
+            return reject(null);
         }
         Status status = limitsAndPatterns.checkInput(info);
         if (status == Status.REJECTED) {

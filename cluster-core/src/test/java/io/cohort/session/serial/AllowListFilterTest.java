@@ -11,6 +11,7 @@ import java.io.OutputStream;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
+import java.io.ObjectInputFilter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -32,6 +33,29 @@ class AllowListFilterTest {
     Path webapp;
 
     private final List<String> rejected = new CopyOnWriteArrayList<>();
+
+    @Test
+    void anArrayIsRefusedWhenItsElementsWouldTakeMoreMemoryThanTheByteLimit() {
+        long maxBytes = 1 << 20;
+        AllowListFilter filter = new AllowListFilter(List.of(), maxBytes, 20, 10_000, getClass().getClassLoader(), name -> { });
+
+        // a stream allocates an array of the length it declares before reading any element: a few bytes could
+        // otherwise make it allocate eight times the limit
+        assertThat(filter.checkInput(array(long[].class, maxBytes / 8 + 1))).isEqualTo(ObjectInputFilter.Status.REJECTED);
+        assertThat(filter.checkInput(array(long[].class, maxBytes / 8))).isNotEqualTo(ObjectInputFilter.Status.REJECTED);
+        assertThat(filter.checkInput(array(byte[].class, maxBytes))).isNotEqualTo(ObjectInputFilter.Status.REJECTED);
+        assertThat(filter.checkInput(array(String[].class, maxBytes / 2))).isEqualTo(ObjectInputFilter.Status.REJECTED);
+    }
+
+    private static ObjectInputFilter.FilterInfo array(Class<?> type, long length) {
+        return new ObjectInputFilter.FilterInfo() {
+            @Override public Class<?> serialClass() { return type; }
+            @Override public long arrayLength() { return length; }
+            @Override public long depth() { return 1; }
+            @Override public long references() { return 1; }
+            @Override public long streamBytes() { return 64; }
+        };
+    }
 
     @Test
     void classFromWebInfClassesIsTheApplicationsOwnAndAccepted() throws Exception {

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidClassException;
+import java.io.InvalidObjectException;
 import java.io.NotSerializableException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
@@ -13,6 +14,9 @@ import java.io.ObjectStreamClass;
 import java.io.ObjectStreamConstants;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -164,13 +168,70 @@ public final class SessionValueCodec {
         }
     }
 
+    /**
+     * Reads through the filter and the application's class loader, and refuses containers (collections, maps, map
+     * entries) nested more than {@link #MAX_CONTAINER_NESTING} deep. A set's or map's {@code readObject} hashes its
+     * elements, and an element's hash code hashes the containers inside it: sets nested 40 deep, each level's two
+     * holding the next level's two, cost 2^40 hash codes to rebuild (a few kilobytes of JDK classes within every size,
+     * depth and reference limit). Each object's nesting is known once it has been read, before its container hashes
+     * it, so the refusal comes before any such cost.
+     */
     private static final class FilteredObjectInputStream extends ObjectInputStream {
+        /** Far deeper than values nest collections (a map of lists of sets is 3), far below a costly hash (2^16). */
+        static final int MAX_CONTAINER_NESTING = 16;
+
         private final ClassLoader loader;
+        /** The nesting of each container read so far (elements are read, and counted, before their container). */
+        private final Map<Object, Integer> nesting = new IdentityHashMap<>();
 
         FilteredObjectInputStream(InputStream in, ClassLoader loader, ObjectInputFilter filter) throws IOException {
             super(in);
             this.loader = loader;
             setObjectInputFilter(filter);
+            enableResolveObject(true);
+        }
+
+        @Override
+        protected Object resolveObject(Object read) throws IOException {
+            int depth = containerNesting(read);
+            if (depth > MAX_CONTAINER_NESTING) {
+                throw new InvalidObjectException("collections or maps nested more than " + MAX_CONTAINER_NESTING
+                        + " deep");
+            }
+            if (depth > 0) {
+                nesting.put(read, depth);
+            }
+            return read;
+        }
+
+        private int containerNesting(Object read) {
+            try {
+                if (read instanceof Collection<?> collection) {
+                    return 1 + deepest(collection);
+                }
+                if (read instanceof Map<?, ?> map) {
+                    return 1 + Math.max(deepest(map.keySet()), deepest(map.values()));
+                }
+                if (read instanceof Map.Entry<?, ?> entry) {
+                    return 1 + Math.max(nestingOf(entry.getKey()), nestingOf(entry.getValue()));
+                }
+            } catch (RuntimeException brokenContainer) {
+                return 1; // a container of the application's whose iteration fails: its own readObject decides
+            }
+            return 0;
+        }
+
+        private int deepest(Collection<?> elements) {
+            int deepest = 0;
+            for (Object element : elements) {
+                deepest = Math.max(deepest, nestingOf(element));
+            }
+            return deepest;
+        }
+
+        private int nestingOf(Object element) {
+            Integer depth = element == null ? null : nesting.get(element);
+            return depth == null ? 0 : depth;
         }
 
         @Override

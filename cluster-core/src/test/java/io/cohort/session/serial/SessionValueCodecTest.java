@@ -2,6 +2,7 @@ package io.cohort.session.serial;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -42,6 +43,45 @@ class SessionValueCodecTest {
 
         assertThat(codec.deserialize("values", codec.serialize("values", values))).isEqualTo(values);
         assertThat(rejected).isEmpty();
+    }
+
+    @Test
+    void setsNestedToHashForAgesAreRefusedBeforeTheyAreHashed() {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 100); // the default depth limit
+        // "SerialDOS": each level's two sets both hold the next level's two, so rebuilding the outermost set hashes
+        // 2^40 sets; a few kilobytes, every class a JDK one, within every size, depth and reference limit
+        Set<Object> root = new HashSet<>();
+        Set<Object> left = root;
+        Set<Object> right = new HashSet<>();
+        for (int level = 0; level < 40; level++) {
+            Set<Object> nextLeft = new HashSet<>();
+            Set<Object> nextRight = new HashSet<>();
+            nextLeft.add("level" + level);
+            left.add(nextLeft);
+            left.add(nextRight);
+            right.add(nextLeft);
+            right.add(nextRight);
+            left = nextLeft;
+            right = nextRight;
+        }
+        byte[] bytes = codec.serialize("bomb", root);
+
+        Throwable thrown = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+                () -> catchThrowable(() -> codec.deserialize("bomb", bytes)));
+        assertThat(thrown).isInstanceOf(RejectedValueException.class).hasMessageContaining("'bomb'")
+                .hasMessageContaining("nested");
+    }
+
+    @Test
+    void containersNestedAsApplicationsNestThemAreRead() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 100);
+        Object value = "leaf";
+        for (int level = 0; level < 12; level++) {
+            value = level % 3 == 0 ? new HashMap<>(Map.of("k" + level, value))
+                    : level % 3 == 1 ? new ArrayList<>(List.of(value, "x")) : new HashSet<>(Set.of(value));
+        }
+
+        assertThat(codec.deserialize("nested", codec.serialize("nested", value))).isEqualTo(value);
     }
 
     @Test

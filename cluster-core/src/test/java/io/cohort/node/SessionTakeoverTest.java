@@ -149,8 +149,9 @@ class SessionTakeoverTest {
 
         CompletableFuture<HttpResponse<String>> request;
         try (AutoLock ignored = lockOnceReleased(session)) {
-            // the request has found the session in memory and waits for it; then another node takes it over
-            request = n1.http.sendAsync(HttpRequest.newBuilder(n1.app("/app/session"))
+            // the request has found the session in memory and waits for it; then another node takes it over. A new
+            // connection: Jetty reads a connection's next request only once the last one's session is released
+            request = java.net.http.HttpClient.newHttpClient().sendAsync(HttpRequest.newBuilder(n1.app("/app/session"))
                     .header("Cookie", "JSESSIONID=" + sessionCookie).timeout(Duration.ofSeconds(20)).build(),
                     HttpResponse.BodyHandlers.ofString());
             awaitThreadWaitingIn("getAndEnter");

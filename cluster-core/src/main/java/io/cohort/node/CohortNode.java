@@ -60,6 +60,8 @@ public final class CohortNode implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(CohortNode.class);
     private static final String HTTP = "http";
     private static final String ADMIN = "admin";
+    /** The suffix of an admin API upload in progress, next to the WARs in {@code webapps/}. */
+    private static final String UPLOAD_SUFFIX = ".upload";
     /** How often expired sessions are invalidated (their listeners run, their copies are removed). */
     private static final long SCAVENGE_INTERVAL_SECONDS = 60;
 
@@ -201,6 +203,7 @@ public final class CohortNode implements AutoCloseable {
                 app -> context -> binder.binderFor(app, context), work.resolve("apps"),
                 config.node().gracefulStop(), Clock.systemUTC());
         cleanStaging(work.resolve("apps"));
+        removeInterruptedUploads(config.node().webapps());
         watcher = new WarDirectoryWatcher(config.node().webapps(), deployer, config.node().scanInterval());
         watcher.deployExisting();
         watcher.start();
@@ -232,6 +235,22 @@ public final class CohortNode implements AutoCloseable {
             }
         }
         Files.createDirectories(staging);
+    }
+
+    /**
+     * Removes the uploads of the admin API ({@code .<name>-<random>.upload}, renamed to the WAR once it started) that
+     * a node killed during an upload left in {@code webapps/}.
+     */
+    private static void removeInterruptedUploads(Path webapps) throws IOException {
+        if (!Files.isDirectory(webapps)) {
+            return;
+        }
+        try (var uploads = Files.newDirectoryStream(webapps, ".*" + UPLOAD_SUFFIX)) {
+            for (Path upload : uploads) {
+                LOG.info("Removing {}, an upload a stopped node did not finish", upload);
+                Files.deleteIfExists(upload);
+            }
+        }
     }
 
     private static URI uri(ServerConnector connector) {
@@ -331,7 +350,7 @@ public final class CohortNode implements AutoCloseable {
             requireServing();
             Path webapps = config.node().webapps();
             Files.createDirectories(webapps);
-            Path upload = Files.createTempFile(webapps, "." + name.value() + "-", ".upload");
+            Path upload = Files.createTempFile(webapps, "." + name.value() + "-", UPLOAD_SUFFIX);
             try {
                 Files.copy(war, upload, StandardCopyOption.REPLACE_EXISTING);
                 ApplicationInfo info = deployer.deploy(name, upload);

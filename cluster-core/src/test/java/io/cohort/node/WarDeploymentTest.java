@@ -152,6 +152,18 @@ class WarDeploymentTest {
     }
 
     @Test
+    void anUploadLeftByANodeThatDiedDuringItIsRemovedAtTheNextStart() throws Exception {
+        // the admin API writes an upload next to the WARs as .<name>-<random>.upload and renames it once it started
+        Path leftOver = Files.writeString(home.resolve("webapps/.shop-4711.upload"), "half a WAR");
+        node.close();
+
+        node = TestNode.start(home, "n1", "");
+
+        assertThat(leftOver).doesNotExist();
+        assertThat(home.resolve("webapps/app.war")).exists();
+    }
+
+    @Test
     void droppedWarIsDeployedWhileRunning() throws Exception {
         TestWars.write(node.webapps().resolve("late.war"), "late-v1", false);
         awaitBody("/late/version", body -> body.equals("late-v1"));

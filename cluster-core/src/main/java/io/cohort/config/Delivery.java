@@ -37,8 +37,8 @@ public sealed interface Delivery permits Delivery.Async, Delivery.Sync {
 
         public Sync {
             Objects.requireNonNull(timeout, "timeout");
-            if (timeout.isNegative()) {
-                throw new IllegalArgumentException("timeout cannot be negative: " + timeout);
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("timeout must be above zero: " + timeout);
             }
         }
     }

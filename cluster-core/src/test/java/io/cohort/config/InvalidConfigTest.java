@@ -70,6 +70,14 @@ class InvalidConfigTest {
                   </balancer>
                 </cohort>"""))
                 .hasMessageStartingWith("cohort.xml:2:13: invalid value connect-timeout=\"000ms\" on <balancer>; expected a duration above zero");
+        // a synchronous write with no time at all could never be made (the database protocol refused every one)
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="c"><synchronous-replication timeout="0s"/></cluster>
+                </cohort>"""))
+                .hasMessageStartingWith("cohort.xml:3:46: invalid value timeout=\"0s\" on <synchronous-replication>; "
+                        + "expected a duration above zero");
     }
 
     @Test

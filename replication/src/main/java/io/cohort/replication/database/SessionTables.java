@@ -2,6 +2,7 @@ package io.cohort.replication.database;
 
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -46,21 +47,72 @@ record SessionTables(String prefix, String binaryType) {
         return "BLOB";
     }
 
-    /** Creates the tables and the expiry index if they do not exist, then checks their columns. */
+    /**
+     * Creates the tables and the expiry index unless the database's catalog already lists all three, then checks the
+     * tables' columns.
+     */
     static SessionTables createOrCheck(DataSource dataSource, String prefix) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             SessionTables tables = new SessionTables(prefix,
                     binaryTypeFor(connection.getMetaData().getDatabaseProductName()));
-            try {
-                tables.create(connection);
-            } catch (SQLException e) {
-                // another node may be creating them at this very moment (PostgreSQL's IF NOT EXISTS races)
-                connection.rollback();
-                tables.create(connection);
+            // where the tables and their index exist, no DDL: PostgreSQL's CREATE ... IF NOT EXISTS still takes a lock
+            // that waits behind every open write of the cluster (and holds up every write after it), and needs rights
+            // on the schema and the table that a user made to only read and write the tables lacks
+            if (!tables.exist(connection)) {
+                try {
+                    tables.create(connection);
+                } catch (SQLException e) {
+                    // another node may be creating them at this very moment (PostgreSQL's IF NOT EXISTS races)
+                    connection.rollback();
+                    tables.create(connection);
+                }
             }
             tables.check(connection);
             return tables;
         }
+    }
+
+    /** Whether both tables and the expiry index exist in the connection's schema (as the database's catalog says). */
+    private boolean exist(Connection connection) throws SQLException {
+        DatabaseMetaData catalog = connection.getMetaData();
+        String schema = connection.getSchema();
+        return hasTable(catalog, schema, sessions()) && hasTable(catalog, schema, attributes())
+                && hasIndex(catalog, schema, sessions(), prefix + "sessions_expiry");
+    }
+
+    private static boolean hasTable(DatabaseMetaData catalog, String schema, String table) throws SQLException {
+        String stored = stored(catalog, table);
+        try (ResultSet tables = catalog.getTables(null, schema, stored, null)) {
+            while (tables.next()) {
+                if (tables.getString("TABLE_NAME").equals(stored)) { // the name is a pattern: '_' matches any letter
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasIndex(DatabaseMetaData catalog, String schema, String table, String index)
+            throws SQLException {
+        try (ResultSet indexes = catalog.getIndexInfo(null, schema, stored(catalog, table), false, true)) {
+            while (indexes.next()) {
+                if (stored(catalog, index).equals(indexes.getString("INDEX_NAME"))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** An unquoted identifier as the database stores it: PostgreSQL folds to lower case, H2 to upper. */
+    private static String stored(DatabaseMetaData catalog, String identifier) throws SQLException {
+        if (catalog.storesUpperCaseIdentifiers()) {
+            return identifier.toUpperCase(Locale.ROOT);
+        }
+        if (catalog.storesLowerCaseIdentifiers()) {
+            return identifier.toLowerCase(Locale.ROOT);
+        }
+        return identifier;
     }
 
     private void create(Connection connection) throws SQLException {

@@ -322,7 +322,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                 tracked.needsFull(write.sessionId());
                 dispatch.notApplied("the row's version did not match; the session is written in full next time");
             }
-            case SKIPPED -> tracked.removalDone(write.sessionId()); // nothing of this node's left to delete
+            case SKIPPED -> tracked.removedElsewhereOrNowhere(write.sessionId()); // nothing of this node's to delete
         }
     }
 

@@ -121,6 +121,15 @@ final class TrackedSessions {
         pendingRemovals.remove(id);
     }
 
+    /**
+     * The deletion found no row of this node's: the session lives on at the node that took it over (or is gone
+     * already), so this node must not hide it from a request it gets for it.
+     */
+    void removedElsewhereOrNowhere(String id) {
+        pendingRemovals.remove(id);
+        tombstones.remove(id);
+    }
+
     /** The sessions whose deletion is still to be retried. */
     Set<String> pendingRemovals() {
         return Set.copyOf(pendingRemovals);

@@ -86,6 +86,8 @@ class OptimisticConcurrencyTest {
 
             assertThat(new SessionRows(database).owner(atA.id())).contains("b");
             assertThat(b.store().exists(atA.id())).isTrue();
+            // nor does a hide the session, alive at b, from a request the balancer sends to a
+            assertThat(a.store().load(atA.id())).as("the session at a").isPresent();
         }
     }
 

@@ -77,6 +77,8 @@ final class DatabaseSessionTransport implements SessionTransport {
     private final SessionLoader loader;
     private final DatabaseProtocol protocol;
     private final Duration syncTimeout;
+    /** How long a request may wait for a session it does not hold: also the bound of an existence check. */
+    private final Duration cacheMissDelay;
     private final ReplicationMetrics metrics;
     private final SessionCacheControl cache;
     private final Runnable onClose;
@@ -92,6 +94,7 @@ final class DatabaseSessionTransport implements SessionTransport {
         this.loader = loader;
         this.protocol = protocol;
         this.syncTimeout = settings.delivery() instanceof Delivery.Sync sync ? sync.timeout() : null;
+        this.cacheMissDelay = settings.cacheMissDelay();
         this.metrics = metrics;
         this.cache = cache;
         this.onClose = onClose;
@@ -187,7 +190,9 @@ final class DatabaseSessionTransport implements SessionTransport {
             return false;
         }
         try {
-            return loader.exists(sessionId, Instant.now(), TransactionDeadline.after(BACKGROUND_TIMEOUT));
+            // asked on a request thread (Jetty checks whether a requested id is in use before it starts a session):
+            // bounded as a load is
+            return loader.exists(sessionId, Instant.now(), TransactionDeadline.after(loadBudget(cacheMissDelay)));
         } catch (SQLException e) {
             failed("looking up session " + sessionId, e);
             return false;

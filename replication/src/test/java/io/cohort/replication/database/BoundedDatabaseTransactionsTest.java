@@ -83,6 +83,10 @@ class BoundedDatabaseTransactionsTest {
                     "the request stayed in the database read");
 
             assertThat(loaded).isEmpty();
+            // Jetty asks whether an id is in use, on the request thread, when a request with a stale cookie starts one
+            boolean exists = assertTimeoutPreemptively(BOUND, () -> b.store().exists(session.id()),
+                    "the request stayed in the database's existence check");
+            assertThat(exists).as("unknown while the database does not answer").isFalse();
         }
     }
 

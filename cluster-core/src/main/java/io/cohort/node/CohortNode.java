@@ -205,8 +205,10 @@ public final class CohortNode implements AutoCloseable {
         cleanStaging(work.resolve("apps"));
         removeInterruptedUploads(config.node().webapps());
         watcher = new WarDirectoryWatcher(config.node().webapps(), deployer, config.node().scanInterval());
-        watcher.deployExisting();
+        // the watcher takes its first look before the WARs found are deployed (which takes seconds): a WAR copied in
+        // meanwhile is then a change it reports, not part of what it took as already there
         watcher.start();
+        watcher.deployExisting();
         state = NodeState.UP;
         LOG.info("Node {} (host {}) serving at {}, admin at {}, applications {}", name, self.host(),
                 self.httpAddress(), self.adminAddress(),

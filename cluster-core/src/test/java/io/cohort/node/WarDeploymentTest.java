@@ -152,6 +152,43 @@ class WarDeploymentTest {
     }
 
     @Test
+    void aWarCopiedInWhileTheNodeStartsIsDeployed(@TempDir Path otherHome) throws Exception {
+        String version = "gated-" + System.nanoTime();
+        Files.createDirectories(otherHome.resolve("webapps"));
+        TestWars.writeGated(otherHome.resolve("webapps/first.war"), version);
+        java.util.concurrent.CompletableFuture<TestNode> starting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return TestNode.start(otherHome, "n2", "");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        TestNode other = null;
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (System.getProperty("cohort.test." + version + ".starting") == null && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            // the node is deploying the WARs it found; another one arrives meanwhile
+            TestWars.write(otherHome.resolve("webapps/second.war"), "second-v1", true);
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+            other = starting.get(30, TimeUnit.SECONDS);
+
+            TestNode started = other;
+            deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (started.get(started.app("/second/version")).statusCode() != 200 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(started.get(started.app("/second/version")).body()).isEqualTo("second-v1");
+        } finally {
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+            if (other != null) {
+                other.close();
+            }
+        }
+    }
+
+    @Test
     void anUploadLeftByANodeThatDiedDuringItIsRemovedAtTheNextStart() throws Exception {
         // the admin API writes an upload next to the WARs as .<name>-<random>.upload and renames it once it started
         Path leftOver = Files.writeString(home.resolve("webapps/.shop-4711.upload"), "half a WAR");

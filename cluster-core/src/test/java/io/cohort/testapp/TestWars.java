@@ -19,7 +19,7 @@ import java.util.zip.ZipOutputStream;
 public final class TestWars {
 
     private static final List<Class<?>> CLASSES = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
-            LoaderServlet.class, ClientServlet.class, CartItem.class, LifecycleRecorder.class, StartupFailureServlet.class);
+            LoaderServlet.class, ClientServlet.class, CartItem.class, LifecycleRecorder.class, StartupFailureServlet.class, GatedStartListener.class);
 
     private TestWars() {
     }
@@ -38,9 +38,23 @@ public final class TestWars {
      * initialized, and destroyed if it is stopped.
      */
     public static Path write(Path target, String version, boolean distributable, boolean failsToStart) throws IOException {
+        return write(target, version, distributable, failsToStart ? Start.FAILS : Start.NORMAL);
+    }
+
+    /**
+     * {@link #write(Path, String, boolean)}, a WAR whose start waits for the test ({@link GatedStartListener}: it sets
+     * {@code cohort.test.<version>.starting} and goes on once {@code cohort.test.<version>.proceed} is set).
+     */
+    public static Path writeGated(Path target, String version) throws IOException {
+        return write(target, version, true, Start.GATED);
+    }
+
+    private enum Start { NORMAL, FAILS, GATED }
+
+    private static Path write(Path target, String version, boolean distributable, Start start) throws IOException {
         Path temp = Files.createTempFile(target.getParent(), ".build-", ".tmp");
         try (OutputStream file = Files.newOutputStream(temp); ZipOutputStream war = new ZipOutputStream(file)) {
-            entry(war, "WEB-INF/web.xml", webXml(version, distributable, failsToStart));
+            entry(war, "WEB-INF/web.xml", webXml(version, distributable, start));
             entry(war, "index.jsp", """
                     <%@ page contentType="text/plain" %><%@ taglib prefix="c" uri="jakarta.tags.core" %>\
                     <c:forEach var="i" begin="1" end="3">jsp-${i} </c:forEach>version <c:out value="${initParam.version}"/>\
@@ -63,12 +77,18 @@ public final class TestWars {
         war.closeEntry();
     }
 
-    private static String webXml(String version, boolean distributable, boolean failsToStart) {
-        String failure = !failsToStart ? "" : """
+    private static String webXml(String version, boolean distributable, Start start) {
+        String failure = switch (start) {
+            case NORMAL -> "";
+            case FAILS -> """
                   <listener><listener-class>%s</listener-class></listener>
                   <servlet><servlet-name>failing</servlet-name><servlet-class>%s</servlet-class>
                     <load-on-startup>1</load-on-startup></servlet>
                 """.formatted(LifecycleRecorder.class.getName(), StartupFailureServlet.class.getName());
+            case GATED -> """
+                  <listener><listener-class>%s</listener-class></listener>
+                """.formatted(GatedStartListener.class.getName());
+        };
         return """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">

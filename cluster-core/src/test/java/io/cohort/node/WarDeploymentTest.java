@@ -336,6 +336,15 @@ class WarDeploymentTest {
     }
 
     @Test
+    void distributableAppRefusesAnAttributeNameTooLongToReplicateAtSetAttribute() throws Exception {
+        HttpResponse<String> response = node.get(node.app("/app/session?set=" + "a".repeat(1025) + "&value=1"));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(response.body()).contains("refused").contains("1025 characters, longer than 1024");
+        assertThat(node.get(node.app("/app/session?set=" + "a".repeat(1024) + "&value=1")).statusCode()).isEqualTo(200);
+    }
+
+    @Test
     void gracefulStopLetsInFlightRequestsFinish() throws Exception {
         var slow = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?ms=1500")).build(),
                 HttpResponse.BodyHandlers.ofString());

@@ -38,7 +38,13 @@ public class SessionServlet extends HttpServlet {
         }
         String name = request.getParameter("set");
         if (name != null) {
-            session.setAttribute(name, request.getParameter("value"));
+            try {
+                session.setAttribute(name, request.getParameter("value"));
+            } catch (IllegalArgumentException e) {
+                response.setStatus(400);
+                response.getWriter().print("refused: " + e.getMessage());
+                return;
+            }
         }
         String item = request.getParameter("item");
         if (item != null) {

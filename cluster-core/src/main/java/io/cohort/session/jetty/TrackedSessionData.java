@@ -47,6 +47,7 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     @Override
     public Object setAttribute(String name, Object value) {
         if (distributable) {
+            SessionValueCodec.requireReplicableName(name);
             SessionValueCodec.requireSerializable(name, value);
         }
         Object old = super.setAttribute(name, value);

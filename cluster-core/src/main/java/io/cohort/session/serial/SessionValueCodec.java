@@ -46,6 +46,26 @@ public final class SessionValueCodec {
     }
 
     /**
+     * The longest attribute name a distributable application may use: the database protocol's column holds 1024
+     * characters, and the peer protocol's frames 4096 bytes (1024 characters of UTF-8 at most).
+     */
+    public static final int MAX_ATTRIBUTE_NAME_LENGTH = 1024;
+
+    /**
+     * Fails fast when a distributable application uses an attribute name no protocol could carry: a longer one would
+     * be refused by every copy holder (or the database) at each change, and the session never backed up.
+     *
+     * @throws IllegalArgumentException naming the attribute by its start and length
+     */
+    public static void requireReplicableName(String name) {
+        if (name.length() > MAX_ATTRIBUTE_NAME_LENGTH) {
+            throw new IllegalArgumentException("Session attribute '" + name.substring(0, 40) + "…' has a name of "
+                    + name.length() + " characters, longer than " + MAX_ATTRIBUTE_NAME_LENGTH
+                    + "; a <distributable/> application's attribute names must be shorter to be replicated");
+        }
+    }
+
+    /**
      * Fails fast when a distributable application stores a value that cannot be replicated: the value
      * must be {@code null} or implement {@link Serializable}. Checks the value's own class only; a
      * serializable object holding a non-serializable field fails later, at {@link #serialize}.

@@ -57,6 +57,7 @@ public final class WarDirectoryWatcher extends AbstractLifeCycle {
             LOG.info("Hot deployment disabled (scan-interval 0s)");
             return;
         }
+        Files.createDirectories(directory); // the scanner refuses a directory that does not exist (yet)
         scanner = new Scanner();
         scanner.setScanInterval((int) Math.max(1, (interval.toMillis() + 999) / 1000));
         scanner.setReportExistingFilesOnStartup(false);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cohort.config.DataSize;
 import io.cohort.config.Policy;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -98,14 +97,8 @@ class HygieneTest {
         try (ServerSocket member = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             Thread answering = new Thread(() -> {
                 try (Socket connection = member.accept()) {
-                    InputStream in = connection.getInputStream();
-                    StringBuilder head = new StringBuilder();
-                    while (!head.toString().endsWith("\r\n\r\n")) {
-                        int b = in.read();
-                        if (b < 0) {
-                            return;
-                        }
-                        head.append((char) b);
+                    if (!RawHttp.readHead(connection.getInputStream())) {
+                        return;
                     }
                     connection.getOutputStream().write(("HTTP/1.1 200 OK\r\nConnection: X-Member-Secret, keep-alive\r\n"
                             + "X-Member-Secret: s3cret\r\nX-Kept: yes\r\nContent-Length: 2\r\n\r\nok")

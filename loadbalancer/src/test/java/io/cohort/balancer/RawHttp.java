@@ -50,6 +50,19 @@ final class RawHttp {
         }
     }
 
+    /** Reads a request head up to its blank line, as a member would; false if the connection ended first. */
+    static boolean readHead(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                return false;
+            }
+            head.append((char) b);
+        }
+        return true;
+    }
+
     static Answer exchange(URI server, String head) throws IOException {
         return exchange(server, head, "");
     }

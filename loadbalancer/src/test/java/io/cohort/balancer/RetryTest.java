@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.config.Policy;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -159,7 +158,7 @@ class RetryTest {
             Thread member = new Thread(() -> {
                 while (true) {
                     try (Socket connection = dropping.accept()) {
-                        readHead(connection.getInputStream()); // then drops the connection, the body unread
+                        RawHttp.readHead(connection.getInputStream()); // then drops the connection, the body unread
                     } catch (IOException closed) {
                         return;
                     }
@@ -183,17 +182,6 @@ class RetryTest {
                 String answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
                 assertThat(answer).startsWith("HTTP/1.1 200").endsWith("n1:qty=3");
             }
-        }
-    }
-
-    private static void readHead(InputStream in) throws IOException {
-        StringBuilder head = new StringBuilder();
-        while (!head.toString().endsWith("\r\n\r\n")) {
-            int b = in.read();
-            if (b < 0) {
-                return;
-            }
-            head.append((char) b);
         }
     }
 

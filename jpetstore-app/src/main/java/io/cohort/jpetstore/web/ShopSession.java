@@ -70,12 +70,17 @@ public final class ShopSession {
 
     /**
      * Signs on under a new session id and a new anti-forgery token (against session fixation: whoever planted the
-     * session, and read its token, holds neither afterwards), keeping what else the session held.
+     * session, and read its token, holds neither afterwards), keeping the cart and what else the session held, but
+     * not another customer's checkout in progress (their addresses and card).
      */
     public void signOn(Account account) {
+        boolean sameCustomer = account().map(Account::username).filter(account.username()::equals).isPresent();
         HttpSession session = request.getSession(true);
         request.changeSessionId();
         session.removeAttribute(CSRF_TOKEN); // the next page makes a new one
+        if (!sameCustomer) {
+            session.removeAttribute(CHECKOUT);
+        }
         write(ACCOUNT, account);
     }
 

@@ -333,6 +333,22 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void whoSignsOnAsSomeoneElseDoesNotSeeOrUseTheFirstCustomersCheckoutDetails() {
+        ShopClient visitor = visitor();
+        createAccount(visitor, freshUsername());
+        visitor.post("/cart/add", "itemId", "EST-20");
+        Page confirm = visitor.post("/checkout", paymentFields(false));
+        assertThat(confirm.path()).isEqualTo("/checkout/confirm");
+        assertThat(confirm.body()).contains("1 Test Road", "**** 1111");
+
+        visitor.signOn("ACID", "ACID"); // on a shared computer, without signing off first
+
+        Page afterSignOn = visitor.get("/checkout/confirm");
+        assertThat(afterSignOn.body()).doesNotContain("1 Test Road").doesNotContain("**** 1111");
+        assertThat(afterSignOn.path()).as("the new customer enters payment details first").isEqualTo("/checkout");
+    }
+
+    @Test
     void checkoutCanShipToAnotherAddress() {
         ShopClient visitor = visitor();
         createAccount(visitor, freshUsername());

@@ -52,7 +52,10 @@ public final class CartServlet extends ShopServlet {
         ShopSession session = ShopSession.of(request);
         Cart cart = session.cart();
         if (!item.inStock()) {
-            throw ClientErrorException.badRequest(item.displayName() + " is out of stock.");
+            // it was in stock when the customer saw it: sold out since, which the cart page says
+            request.setAttribute("error", "Sorry, " + item.displayName() + " (" + itemId + ") is out of stock.");
+            show(request, response);
+            return;
         }
         if (cart.isFull() && cart.line(itemId).isEmpty()) {
             request.setAttribute("error", "Your cart holds at most " + Cart.MAX_LINES

@@ -407,6 +407,22 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void anItemThatSoldOutSinceThePageWasShownIsRefusedOnTheCartPageNotAnErrorPage() {
+        ShopClient visitor = visitor();
+        visitor.get("/item?id=EST-27"); // in stock when shown
+        database.execute("UPDATE item SET stock = 0 WHERE item_id = 'EST-27'");
+        try {
+            Page refused = visitor.post("/cart/add", "itemId", "EST-27");
+
+            assertThat(refused.status()).isEqualTo(200);
+            assertThat(refused.path()).isEqualTo("/cart/add");
+            assertThat(refused.body()).contains("is out of stock").contains("id=\"cart-empty\"");
+        } finally {
+            database.execute("UPDATE item SET stock = 10000 WHERE item_id = 'EST-27'");
+        }
+    }
+
+    @Test
     void anotherCustomersOrderIsNotFound() {
         ShopClient buyer = visitor();
         createAccount(buyer, freshUsername());

@@ -29,6 +29,12 @@ import java.util.Objects;
  */
 public final class SessionValueCodec {
 
+    /**
+     * The longest attribute name a distributable application may use: the database protocol's column holds 1024
+     * characters, and the peer protocol's frames 4096 bytes (1024 characters of UTF-8 at most).
+     */
+    public static final int MAX_ATTRIBUTE_NAME_LENGTH = 1024;
+
     private final ClassLoader classLoader;
     private final ObjectInputFilter filter;
     private final long maxBytes;
@@ -44,12 +50,6 @@ public final class SessionValueCodec {
         this.filter = Objects.requireNonNull(filter, "filter");
         this.maxBytes = maxBytes;
     }
-
-    /**
-     * The longest attribute name a distributable application may use: the database protocol's column holds 1024
-     * characters, and the peer protocol's frames 4096 bytes (1024 characters of UTF-8 at most).
-     */
-    public static final int MAX_ATTRIBUTE_NAME_LENGTH = 1024;
 
     /**
      * Fails fast when a distributable application uses an attribute name no protocol could carry: a longer one would

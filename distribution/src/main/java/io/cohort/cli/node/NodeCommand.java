@@ -7,6 +7,7 @@ import io.cohort.config.ConfigException;
 import io.cohort.config.ConfigLoader;
 import io.cohort.node.CohortNode;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,10 +56,10 @@ public final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ParentWatch parent = null;
+        Optional<ParentWatch> parent = Optional.empty();
         if (exitWithParent != null) {
             parent = ParentWatch.of(exitWithParent);
-            if (parent == null) {
+            if (parent.isEmpty()) {
                 spec.commandLine().getErr().println("cohort node: the process that started this node ("
                         + exitWithParent + ") has exited; not starting");
                 return ExitCode.FAILURE;
@@ -82,10 +83,8 @@ public final class NodeCommand implements Callable<Integer> {
         }
         Thread shutdown = new Thread(node::stop, "cohort-shutdown-" + name);
         Runtime.getRuntime().addShutdownHook(shutdown);
-        if (parent != null) {
-            // watched from before the start: a parent that exited while the node started stops it now
-            parent.stopOnExit(node);
-        }
+        // watched from before the start: a parent that exited while the node started stops it now
+        parent.ifPresent(watch -> watch.stopOnExit(node));
         if (readyFile != null) {
             NodeAnnouncement.of(node.self()).write(readyFile);
         }

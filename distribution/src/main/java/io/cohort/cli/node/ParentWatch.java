@@ -1,6 +1,7 @@
 package io.cohort.cli.node;
 
 import io.cohort.node.CohortNode;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,16 +26,15 @@ final class ParentWatch {
     }
 
     /**
-     * Watches this process's parent; null when it has exited already.
+     * Watches this process's parent; empty when it has exited already.
      *
      * @param expectedPid the pid of the process that started this one, or 0 for whichever parent it has now
      */
-    static ParentWatch of(long expectedPid) {
+    static Optional<ParentWatch> of(long expectedPid) {
         return ProcessHandle.current().parent()
                 .filter(parent -> expectedPid == 0 || parent.pid() == expectedPid)
                 .filter(ProcessHandle::isAlive)
-                .map(ParentWatch::new)
-                .orElse(null);
+                .map(ParentWatch::new);
     }
 
     /** Stops the node when the parent exits, at once if it has already. */

@@ -94,9 +94,10 @@ record SessionTables(String prefix, String binaryType) {
 
     private static boolean hasIndex(DatabaseMetaData catalog, String schema, String table, String index)
             throws SQLException {
+        String stored = stored(catalog, index);
         try (ResultSet indexes = catalog.getIndexInfo(null, schema, stored(catalog, table), false, true)) {
             while (indexes.next()) {
-                if (stored(catalog, index).equals(indexes.getString("INDEX_NAME"))) {
+                if (stored.equals(indexes.getString("INDEX_NAME"))) {
                     return true;
                 }
             }

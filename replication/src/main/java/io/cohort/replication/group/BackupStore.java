@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.function.Predicate;
 
 /**
  * The copies this node holds of sessions other members own, for every application (deployed here
@@ -101,7 +102,7 @@ final class BackupStore {
      * {@code sender} placed the copy elsewhere: drop it unless it is newer than {@code version}, or it is not
      * {@code sender}'s to place (its owner is another member that {@code isMember} still names).
      */
-    void release(String application, String id, long version, String sender, java.util.function.Predicate<String> isMember) {
+    void release(String application, String id, long version, String sender, Predicate<String> isMember) {
         copies(application).computeIfPresent(id, (key, copy) -> {
             // only the copy's owner places it, or, once the owner has left, its custodian: a former owner's release
             // that comes after another member took the session over (and kept this copy) is not the placement's

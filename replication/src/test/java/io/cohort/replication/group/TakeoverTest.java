@@ -151,6 +151,10 @@ class TakeoverTest {
 
             b.store().load(visit.id()).orElseThrow(); // the balancer failed the user over to b, which places on a and c
             Await.until("a yielded and keeps b's state as a copy", () -> a.backup(visit.id()).isPresent());
+            Await.until("c keeps its copy for b", () -> {
+                BackupStore.Copy copy = c.service().backups().copiesOf(TestGroup.APP).get(visit.id());
+                return copy != null && copy.owner().equals(b.name());
+            });
             // a's release of c's copy, decided before the takeover (a rebalance it was confirming), arrives after it
             GroupFaults.send(a, c, new ReleaseCopy(TestGroup.APP, visit.id(), visit.version()));
             Instant probe = Instant.now().plusSeconds(60).truncatedTo(java.time.temporal.ChronoUnit.MILLIS); // wire: ms

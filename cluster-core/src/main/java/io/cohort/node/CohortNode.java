@@ -50,7 +50,11 @@ import org.slf4j.LoggerFactory;
  * One Cohort node: an embedded Jetty 12 server that serves the WARs of its {@code webapps/}
  * directory on the HTTP connector, and health, metrics and the admin API on the admin connector.
  *
- * <p>{@link #start} returns when the node serves. {@link #stop} is graceful: the node reports DRAINING,
+ * <p>{@link #start} returns when the node serves. The HTTP port is bound first (a port in use fails the start at
+ * once, and the node's address is known to the cluster) but accepts connections only once the WARs found at start
+ * are deployed: a client, or a proxy that only checks the port, that connects meanwhile waits in the port's
+ * backlog and is then served by the application, never answered 404 by a node still deploying it (as Tomcat's
+ * connector binds at init and accepts after the engine started). {@link #stop} is graceful: the node reports DRAINING,
  * stops accepting connections, lets in-flight requests finish (at most {@code graceful-stop}), stops
  * every application one after another (each hands its sessions to the session store, e.g. for the
  * onShutdown trigger, within {@code graceful-stop} again), leaves the cluster and closes its pools.
@@ -107,6 +111,7 @@ public final class CohortNode implements AutoCloseable {
         sessionIds.setSessionHouseKeeper(scavenger);
         server.addBean(sessionIds, true);
 
+        // joins the server only once the applications are deployed (acceptHttp)
         this.httpConnector = connector(HTTP, config.node().bindAddress(), config.node().httpPort());
         TrustedProxyForwarding forwarding = new TrustedProxyForwarding(config.node().trustedProxies());
         if (forwarding.trustsAnyone()) {
@@ -115,6 +120,7 @@ public final class CohortNode implements AutoCloseable {
         this.adminConnector = config.admin().enabled()
                 ? Optional.of(connector(ADMIN, config.admin().bindAddress(), config.admin().port()))
                 : Optional.empty();
+        adminConnector.ifPresent(server::addConnector);
         this.statistics = new StatisticsHandler(applications);
         this.load = new LoadProbe(threads::getBusyThreads, threads::getMaxThreads, statistics::getRequestsActive);
 
@@ -135,7 +141,6 @@ public final class CohortNode implements AutoCloseable {
         connector.setIdleTimeout(config.node().idleTimeout().toMillis());
         // neither a Server header nor "Powered by Jetty" on error pages: the version is nobody's business
         connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setSendServerVersion(false);
-        server.addConnector(connector);
         return connector;
     }
 
@@ -190,6 +195,7 @@ public final class CohortNode implements AutoCloseable {
     private void doStart() throws Exception {
         String name = config.node().name();
         dataSources = new DataSourceRegistry(server, name, config.dataSources());
+        httpConnector.open(); // bound, so its port is known; accepting waits for the applications (class comment)
         server.start();
         self = new Member(name, name, config.node().host(), uri(httpConnector),
                 adminConnector.map(CohortNode::uri).orElse(URI.create("http://unavailable:0")));
@@ -209,10 +215,23 @@ public final class CohortNode implements AutoCloseable {
         // meanwhile is then a change it reports, not part of what it took as already there
         watcher.start();
         watcher.deployExisting();
-        state = NodeState.UP;
+        acceptHttp();
         LOG.info("Node {} (host {}) serving at {}, admin at {}, applications {}", name, self.host(),
                 self.httpAddress(), self.adminAddress(),
                 deployer.applications().stream().map(ApplicationInfo::contextPath).toList());
+    }
+
+    /**
+     * Starts accepting on the HTTP port and reports UP, unless {@link #stop} ran during the start: then the port
+     * stays closed and the start fails.
+     */
+    private synchronized void acceptHttp() throws Exception {
+        if (state != NodeState.STARTING) {
+            throw new IllegalStateException("node " + config.node().name() + " was stopped while it started");
+        }
+        server.addConnector(httpConnector);
+        httpConnector.start();
+        state = NodeState.UP;
     }
 
     private Optional<SessionStoreFactory> startReplication() throws Exception {
@@ -287,6 +306,7 @@ public final class CohortNode implements AutoCloseable {
         LOG.info("Node {} stopping (graceful, at most {})", config.node().name(), config.node().gracefulStop());
         quietly("hot deployment", () -> { if (watcher != null) watcher.stop(); });
         quietly("server", server::stop);
+        quietly("HTTP port", httpConnector::close); // bound but never accepting when the start did not finish
         quietly("applications", () -> { if (deployer != null) deployer.stopAll(); });
         quietly("replication", () -> replicatingStores.ifPresent(SessionStoreFactory::close));
         quietly("local sessions", () -> { if (localStores != null) localStores.close(); });

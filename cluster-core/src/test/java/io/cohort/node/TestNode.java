@@ -50,17 +50,27 @@ final class TestNode implements AutoCloseable {
         return start(home, name, "", adminAttributes, "", List.of());
     }
 
+    /** A node without a cluster on the given HTTP and admin ports (for tests that reach it while it starts). */
+    static TestNode startOnPorts(Path home, String name, int httpPort, int adminPort) throws Exception {
+        return start(home, name, httpPort, "", "port=\"" + adminPort + "\"", "", List.of());
+    }
+
     private static TestNode start(Path home, String name, String nodeAttributes, String adminAttributes, String clusterXml,
             List<SessionStoreProvider> providers) throws Exception {
+        return start(home, name, 0, nodeAttributes, "port=\"0\" " + adminAttributes, clusterXml, providers);
+    }
+
+    private static TestNode start(Path home, String name, int httpPort, String nodeAttributes, String adminAttributes,
+            String clusterXml, List<SessionStoreProvider> providers) throws Exception {
         Files.createDirectories(home.resolve("webapps"));
         String xml = """
                 <cohort xmlns="urn:cohort:config:1">
-                  <node name="%s" host="host-%s" http-port="0" webapps="webapps" work-dir="work"
+                  <node name="%s" host="host-%s" http-port="%d" webapps="webapps" work-dir="work"
                         scan-interval="1s" graceful-stop="5s" %s/>
-                  <admin port="0" token-env="COHORT_ADMIN_TOKEN" %s/>
+                  <admin token-env="COHORT_ADMIN_TOKEN" %s/>
                   %s
                 </cohort>
-                """.formatted(name, name, nodeAttributes, adminAttributes, clusterXml);
+                """.formatted(name, name, httpPort, nodeAttributes, adminAttributes, clusterXml);
         Path file = home.resolve("cohort.xml");
         Files.writeString(file, xml);
         CohortConfig config = ConfigLoader.parse(file.toString(),

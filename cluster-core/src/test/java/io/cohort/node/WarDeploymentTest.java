@@ -189,6 +189,85 @@ class WarDeploymentTest {
     }
 
     @Test
+    void aRequestThatArrivesWhileTheNodeDeploysWaitsForTheApplicationInsteadOfGetting404(@TempDir Path otherHome)
+            throws Exception {
+        String version = "gated-" + System.nanoTime();
+        Files.createDirectories(otherHome.resolve("webapps"));
+        TestWars.writeGated(otherHome.resolve("webapps/first.war"), version);
+        int port = freePort();
+        java.util.concurrent.CompletableFuture<TestNode> starting = startGated(otherHome, version, port, freePort());
+        TestNode other = null;
+        try {
+            // the node is deploying first.war; a client (or a proxy that checked only the port) sends a request now
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> early = node.http.sendAsync(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/first/version"))
+                            .timeout(Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Thread.sleep(1000);
+            assertThat(early).as("answered while the application was still deploying").isNotDone();
+
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+            other = starting.get(30, TimeUnit.SECONDS);
+            HttpResponse<String> answer = early.get(30, TimeUnit.SECONDS);
+            assertThat(answer.statusCode()).isEqualTo(200);
+            assertThat(answer.body()).isEqualTo(version);
+        } finally {
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+            if (other == null) {
+                other = starting.get(30, TimeUnit.SECONDS);
+            }
+            other.close();
+        }
+    }
+
+    @Test
+    void aNodeStoppedWhileItDeploysFailsToStartAndNeverAcceptsOnItsHttpPort(@TempDir Path otherHome) throws Exception {
+        String version = "gated-" + System.nanoTime();
+        Files.createDirectories(otherHome.resolve("webapps"));
+        TestWars.writeGated(otherHome.resolve("webapps/first.war"), version);
+        int httpPort = freePort();
+        int adminPort = freePort();
+        java.util.concurrent.CompletableFuture<TestNode> starting = startGated(otherHome, version, httpPort, adminPort);
+        try {
+            HttpResponse<String> stop = node.send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + adminPort + "/admin/stop"))
+                    .header("Authorization", "Bearer " + TestNode.TOKEN).POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+            assertThat(stop.statusCode()).isEqualTo(202);
+            Thread.sleep(500); // the stop is under way (it waits for the application's start)
+        } finally {
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+        }
+
+        assertThatThrownBy(() -> starting.get(30, TimeUnit.SECONDS)).hasStackTraceContaining("was stopped while it started");
+        assertThatThrownBy(() -> new java.net.Socket(java.net.InetAddress.getLoopbackAddress(), httpPort).close())
+                .isInstanceOf(java.net.ConnectException.class);
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return free.getLocalPort();
+        }
+    }
+
+    /** Starts a node on the given ports whose WAR {@code version} ({@link TestWars#writeGated}) holds the start. */
+    private static java.util.concurrent.CompletableFuture<TestNode> startGated(Path home, String version, int httpPort,
+            int adminPort) throws InterruptedException {
+        java.util.concurrent.CompletableFuture<TestNode> starting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return TestNode.startOnPorts(home, "n2", httpPort, adminPort);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.getProperty("cohort.test." + version + ".starting") == null && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(System.getProperty("cohort.test." + version + ".starting")).as("the gated WAR started deploying").isNotNull();
+        return starting;
+    }
+
+    @Test
     void anUploadLeftByANodeThatDiedDuringItIsRemovedAtTheNextStart() throws Exception {
         // the admin API writes an upload next to the WARs as .<name>-<random>.upload and renames it once it started
         Path leftOver = Files.writeString(home.resolve("webapps/.shop-4711.upload"), "half a WAR");

@@ -289,14 +289,20 @@ final class DatabaseSessionTransport implements SessionTransport {
     }
 
     /**
-     * Retries the deletions of removed sessions that did not reach the database, in one transaction; those that
-     * fail again stay pending. Called from the service's sweeper thread; never throws.
+     * Retries the deletions of removed sessions that did not reach the database, {@code batch-size} of them per
+     * transaction (after a long outage there can be more than one transaction's budget deletes: in one transaction
+     * they would time out and roll back on every retry, and never drain); those that fail again stay pending. A
+     * transaction in which none succeeded ends the round (the database is still away; the next sweep tries again).
+     * Called from the service's sweeper thread and at close; never throws.
      */
     void retryRemovals() {
-        List<DatabaseDispatch> removals = tracked.pendingRemovals().stream()
-                .map(id -> new DatabaseDispatch(this, new Removal(id), false)).toList();
-        if (!removals.isEmpty()) {
-            writeAll(removals, false);
+        List<String> pending = List.copyOf(tracked.pendingRemovals());
+        for (int from = 0; from < pending.size(); from += protocol.batchSize()) {
+            List<String> chunk = pending.subList(from, Math.min(pending.size(), from + protocol.batchSize()));
+            writeAll(chunk.stream().map(id -> new DatabaseDispatch(this, new Removal(id), false)).toList(), false);
+            if (chunk.stream().allMatch(tracked::isRemovalPending)) {
+                return;
+            }
         }
     }
 

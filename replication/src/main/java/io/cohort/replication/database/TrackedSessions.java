@@ -135,6 +135,11 @@ final class TrackedSessions {
         return Set.copyOf(pendingRemovals);
     }
 
+    /** Whether the deletion of {@code id} is still to be retried. */
+    boolean isRemovalPending(String id) {
+        return pendingRemovals.contains(id);
+    }
+
     boolean tombstoned(String id) {
         if (pendingRemovals.contains(id)) {
             return true;

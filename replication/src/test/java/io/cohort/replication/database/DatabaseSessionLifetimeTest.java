@@ -3,6 +3,7 @@ package io.cohort.replication.database;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.cohort.config.DatabaseProtocol;
 import io.cohort.config.Delivery;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Scope;
@@ -156,6 +157,88 @@ class DatabaseSessionLifetimeTest {
 
             assertThat(rows.version(session.id())).as("deleted as the application stopped").isEqualTo(-1);
         }
+    }
+
+    @Test
+    void removalsLeftPendingByAnOutageAreRetriedABatchPerTransactionSoTheyDrain() throws Exception {
+        try (PostgresDatabase database = PostgresDatabase.open(); HikariDataSource pool = pool(database)) {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            DatabaseSessionTransport transport = transportWithBatchSize10(database, pool, meters);
+            List<String> ids = writeAndLoseTheirRemovals(transport, 35);
+            try (Connection admin = database.connect(); var ddl = admin.createStatement()) {
+                // every deleted session row is recorded with the transaction that deleted it
+                ddl.execute("CREATE TABLE deletions (id varchar(200), tx bigint)");
+                ddl.execute("""
+                        CREATE FUNCTION record_deletion() RETURNS trigger AS $$
+                        BEGIN INSERT INTO deletions VALUES (OLD.id, txid_current()); RETURN OLD; END $$ LANGUAGE plpgsql""");
+                ddl.execute("CREATE TRIGGER record_deletion AFTER DELETE ON cohort_sessions FOR EACH ROW "
+                        + "EXECUTE FUNCTION record_deletion()");
+            }
+
+            transport.retryRemovals();
+
+            SessionRows rows = new SessionRows(database);
+            assertThat(ids).allSatisfy(id -> assertThat(rows.version(id)).as(id).isEqualTo(-1));
+            try (Connection admin = database.connect(); var query = admin.createStatement();
+                 var perTransaction = query.executeQuery("SELECT count(*) FROM deletions GROUP BY tx ORDER BY 1 DESC")) {
+                List<Integer> sizes = new java.util.ArrayList<>();
+                while (perTransaction.next()) {
+                    sizes.add(perTransaction.getInt(1));
+                }
+                assertThat(sizes).as("deletions per transaction").containsExactly(10, 10, 10, 5);
+            }
+        }
+    }
+
+    @Test
+    void aRetryRoundOfPendingRemovalsEndsAtTheFirstBatchTheDatabaseTookNoneOf() throws Exception {
+        try (PostgresDatabase database = PostgresDatabase.open(); HikariDataSource pool = pool(database)) {
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            DatabaseSessionTransport transport = transportWithBatchSize10(database, pool, meters);
+            writeAndLoseTheirRemovals(transport, 35);
+            try (Connection admin = database.connect(); var ddl = admin.createStatement()) {
+                ddl.execute("ALTER TABLE cohort_sessions RENAME TO cohort_sessions_away"); // every deletion fails
+            }
+
+            transport.retryRemovals();
+
+            assertThat(meters.counter(ReplicationMetrics.FAILURES, "app", DatabaseNode.APP).count())
+                    .as("deletions tried (and failed) in the round").isEqualTo(10);
+        }
+    }
+
+    private static HikariDataSource pool(TestDatabase database) {
+        HikariDataSource pool = new HikariDataSource();
+        pool.setJdbcUrl(database.jdbcUrl());
+        database.user().ifPresent(pool::setUsername);
+        database.password().ifPresent(pool::setPassword);
+        return pool;
+    }
+
+    private static DatabaseSessionTransport transportWithBatchSize10(TestDatabase database, HikariDataSource pool,
+            SimpleMeterRegistry meters) throws Exception {
+        SessionTables tables = SessionTables.createOrCheck(pool, "cohort_");
+        DatabaseProtocol protocol = new DatabaseProtocol(DatabaseNode.protocol(database).connection(), "cohort_", 10,
+                Duration.ofMillis(20));
+        return new DatabaseSessionTransport(DatabaseNode.APP, new SessionWriter(pool, tables, DatabaseNode.APP, "a", "h"),
+                new SessionLoader(pool, tables, DatabaseNode.APP, "a", "h"), protocol, REQUEST_END,
+                new ReplicationMetrics(meters, DatabaseNode.APP), new RecordingCache(), () -> { });
+    }
+
+    /** Writes {@code count} sessions, then removes them during an outage: each deletion is dropped from the queue. */
+    private static List<String> writeAndLoseTheirRemovals(DatabaseSessionTransport transport, int count) {
+        List<String> ids = new java.util.ArrayList<>();
+        Instant now = Instant.now();
+        for (int i = 0; i < count; i++) {
+            String id = "outage-" + i;
+            ids.add(id);
+            transport.prepare(new SessionChange(id, 1, ChangeKind.FULL, now, now, 60_000,
+                    Map.of("user", new byte[] {1}), Set.of()), false).send();
+        }
+        for (String id : ids) {
+            transport.abandoned((DatabaseDispatch) transport.prepareRemoval(id, RemovalCause.INVALIDATED));
+        }
+        return ids;
     }
 
     /**

@@ -59,6 +59,20 @@ public interface SessionStore {
     /** The application is stopping gracefully; the session is about to leave this node's memory. */
     void shuttingDown(LiveSession session);
 
+    /**
+     * The application is being replaced on this node (a redeploy) and the new version needs this session before
+     * the old version stops. A store that can take it now does so as at a graceful stop ({@link #shuttingDown}): the
+     * session then leaves the old version's memory, and the old version's stop does not hand it over again. Called
+     * under the session's lock, with no request of the old version using it.
+     *
+     * @return completes once a {@link #load} of the new version finds this state (exceptionally, or never, when the
+     *     hand-over was not acknowledged: the caller bounds its wait, as a stop does); empty, the default, when this
+     *     store takes sessions only at the stop (it did nothing; the new version's request waits for the stop)
+     */
+    default Optional<java.util.concurrent.CompletionStage<Void>> handOver(LiveSession session) {
+        return Optional.empty();
+    }
+
     /** The session got a new id (e.g. after login). The store forgets {@code oldId}. */
     void idChanged(String oldId, LiveSession session);
 

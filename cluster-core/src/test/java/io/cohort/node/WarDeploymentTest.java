@@ -306,27 +306,49 @@ class WarDeploymentTest {
 
     @ParameterizedTest
     @EnumSource(SessionNamedBy.class)
-    void aSessionRequestedWhileTheReplacedVersionStillDrainsIsHandedOverNotReplaced(SessionNamedBy namedBy)
+    void anIdleSessionRequestedWhileTheReplacedVersionStillDrainsIsHandedOverAtOnceNotReplaced(SessionNamedBy namedBy)
             throws Exception {
         String sessionCookie = sessionWithCart();
-        // a request that runs until the test releases it keeps the old version draining after the swap
+        // another user's request, running until the test releases it, keeps the old version draining after the swap
         Path release = home.resolve("release");
         var held = redeployWhileHeld("/app/slow?until=", release, null);
-        assertThat(held).as("the old version still drains").isNotDone();
+        HttpResponse<String> answer;
+        try {
+            Instant asked = Instant.now();
+            answer = sessionNamedBy(namedBy, sessionCookie);
+            // the old version drains until the held request ends or its drain timeout (graceful-stop, 5 s) passes
+            assertThat(Duration.between(asked, Instant.now())).as("answered while the old version still drains")
+                    .isLessThan(Duration.ofSeconds(4));
+            assertThat(held).isNotDone();
+        } finally {
+            Files.createFile(release);
+        }
+
+        assertThat(answer.body()).contains("cart=EST-1");
+        assertThat(answer.headers().allValues("Set-Cookie")).as("no new session").noneMatch(c -> c.startsWith("JSESSIONID="));
+        assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+    }
+
+    @Test
+    void aSessionInUseByTheReplacedVersionIsHandedOverWhenThatRequestEnds() throws Exception {
+        String sessionCookie = sessionWithCart();
+        Path release = home.resolve("release");
+        // the old version's request of this very session runs on after the swap, and changes the session as it ends
+        var held = redeployWhileHeld("/app/slow?set=step&value=2&until=", release, sessionCookie);
 
         var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
-                return sessionNamedBy(namedBy, sessionCookie);
+                return sessionWithCookie(sessionCookie);
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
         Thread.sleep(300);
-        assertThat(during).as("waits for the old version to hand its sessions over").isNotDone();
+        assertThat(during).as("waits for the old version's request of the session").isNotDone();
         Files.createFile(release);
 
         HttpResponse<String> answer = during.get(20, TimeUnit.SECONDS);
-        assertThat(answer.body()).contains("cart=EST-1");
+        assertThat(answer.body()).contains("cart=EST-1").contains("step=2");
         assertThat(answer.headers().allValues("Set-Cookie")).as("no new session").noneMatch(c -> c.startsWith("JSESSIONID="));
         assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
     }

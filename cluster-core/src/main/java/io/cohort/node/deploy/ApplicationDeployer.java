@@ -177,7 +177,7 @@ public final class ApplicationDeployer {
             // the old version drains for at most the drain timeout, then its stop hands its sessions over (bounded
             // by the same timeout); until then requests for the sessions it holds wait
             handler = new GracefulHandler(previous == null ? context
-                    : new HandoverGate(context, id -> holds(previous, id), drainTimeout.multipliedBy(2)));
+                    : new HandoverGate(context, predecessor(previous), drainTimeout.multipliedBy(2)));
             handler.setServer(server);
             handler.start();
             if (!context.isAvailable()) {
@@ -213,6 +213,23 @@ public final class ApplicationDeployer {
      * Whether the version holds the session with this id (without route) in memory, or held it when it began to hand
      * its sessions over: until the hand-over is done the store may not have the session's latest state.
      */
+    /** The version {@code app} as the gate of the version replacing it sees it. */
+    private static HandoverGate.Predecessor predecessor(DeployedApplication app) {
+        return new HandoverGate.Predecessor() {
+            @Override
+            public boolean holds(String id) {
+                return ApplicationDeployer.holds(app, id);
+            }
+
+            @Override
+            public java.util.concurrent.CompletionStage<Void> handOver(String id) {
+                return app.context().getSessionHandler().getSessionCache() instanceof CohortSessionCache cohort
+                        ? cohort.handOver(id)
+                        : new java.util.concurrent.CompletableFuture<>(); // a plain cache hands over only at its stop
+            }
+        };
+    }
+
     private static boolean holds(DeployedApplication app, String sessionId) {
         try {
             SessionCache cache = app.context().getSessionHandler().getSessionCache();

@@ -2,8 +2,10 @@ package io.cohort.session.jetty;
 
 import io.cohort.session.RemovalCause;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.function.Function;
@@ -17,7 +19,8 @@ import org.eclipse.jetty.util.thread.AutoLock;
  * Jetty's in-memory session cache, with the three moments the store must hear about that Jetty's
  * data-store interface does not tell apart: a session id change (reported as one event rather than
  * a delete plus a store), removal with its cause (invalidated or expired), and a graceful shutdown
- * (every owned session is handed to the store, changed or not).
+ * (every owned session is handed to the store, changed or not); and, for a redeploy's new version that needs one
+ * session before this version stops, the hand-over of that session alone ({@link #handOver}).
  */
 public final class CohortSessionCache extends DefaultSessionCache {
 
@@ -29,6 +32,10 @@ public final class CohortSessionCache extends DefaultSessionCache {
     /** The lookups in progress, by session id: callers asking for the same id wait for the one that runs. */
     private final ConcurrentMap<String, CompletableFuture<ManagedSession>> lookups = new ConcurrentHashMap<>();
     private final Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
+    /** Hand-overs asked for while a request of this version still used the session: done when the last one ends. */
+    private final ConcurrentMap<String, CompletableFuture<Void>> handOverOnRelease = new ConcurrentHashMap<>();
+    /** Sessions handed over ahead of the stop whose store has not confirmed them yet. */
+    private final ConcurrentMap<String, CompletionStage<Void>> handingOver = new ConcurrentHashMap<>();
     /** The sessions dropped from memory since the shutdown began: on their way to the store. */
     private final Set<String> handedToStore = ConcurrentHashMap.newKeySet();
     private volatile boolean shuttingDown;
@@ -250,6 +257,10 @@ public final class CohortSessionCache extends DefaultSessionCache {
                     adapter.requestEndedUnchanged(data);
                 }
             }
+            CompletableFuture<Void> handOver = session.getRequests() == 0 ? handOverOnRelease.remove(session.getId()) : null;
+            if (handOver != null) {
+                handOverNow(session).whenComplete((done, failure) -> complete(handOver, failure));
+            }
         }
         String id = session.getId();
         if (id != null && evictOnRelease.remove(id)) {
@@ -258,13 +269,73 @@ public final class CohortSessionCache extends DefaultSessionCache {
     }
 
     /**
-     * Whether this cache holds the session with this id (without route), or dropped it during its
-     * shutdown. Jetty drops each session from memory as soon as it has given it to the store, while the
+     * Hands the session with this id to the store ahead of this version's stop, for the version that replaces it (a
+     * redeploy) and needs it now: at once when no request of this version uses it, else when the last one ends. The
+     * session leaves this cache's memory as at a stop, so the stop does not hand it over again.
+     *
+     * @return completes once the store has the session (at once when this cache does not hold it; never when this
+     *     version is already stopping: its stop hands every session over)
+     */
+    public CompletionStage<Void> handOver(String id) {
+        ManagedSession session = doGet(id);
+        if (session == null) {
+            CompletionStage<Void> pending = handingOver.get(id); // another request asked first
+            if (pending != null) {
+                return pending;
+            }
+            return shuttingDown || handedToStore.contains(id) ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+        }
+        try (AutoLock ignored = session.lock()) {
+            if (session.getRequests() > 0) {
+                return handOverOnRelease.computeIfAbsent(id, key -> new CompletableFuture<>());
+            }
+            return handOverNow(session);
+        }
+    }
+
+    /** The caller holds the session's lock, and no request uses the session. */
+    private CompletionStage<Void> handOverNow(ManagedSession session) {
+        if (shuttingDown) {
+            return new CompletableFuture<>();
+        }
+        String id = session.getId();
+        CompletionStage<Void> pending = handingOver.get(id); // another request asked first
+        if (pending != null) {
+            return pending;
+        }
+        if (!session.isValid() || !session.isResident() || !(session.getSessionData() instanceof TrackedSessionData data)) {
+            return CompletableFuture.completedFuture(null); // invalidated or gone: there is nothing to hand over
+        }
+        Optional<CompletionStage<Void>> taken = adapter.handOver(data);
+        if (taken.isEmpty()) {
+            return new CompletableFuture<>(); // the store takes sessions only at the stop: it stays here until then
+        }
+        CompletionStage<Void> stored = taken.get();
+        data.markEvicted();
+        handingOver.put(id, stored);
+        stored.whenComplete((done, failure) -> handingOver.remove(id, stored));
+        session.setResident(false);
+        doDelete(id);
+        return stored;
+    }
+
+    private static void complete(CompletableFuture<Void> stage, Throwable failure) {
+        if (failure == null) {
+            stage.complete(null);
+        } else {
+            stage.completeExceptionally(failure);
+        }
+    }
+
+    /**
+     * Whether this cache holds the session with this id (without route), dropped it during its
+     * shutdown, or handed it over ahead of the shutdown ({@link #handOver}) and the store has not
+     * confirmed it yet. Jetty drops each session from memory as soon as it has given it to the store, while the
      * store may still be writing it (it waits for those writes when it stops), so from the shutdown on
      * only this tells that the session's latest state may not be in the store yet.
      */
     public boolean holdsOrHandsOver(String id) {
-        return sessions.containsKey(id) || handedToStore.contains(id);
+        return sessions.containsKey(id) || handedToStore.contains(id) || handingOver.containsKey(id);
     }
 
     @Override

@@ -201,6 +201,19 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         store.idChanged(oldId, data);
     }
 
+    /**
+     * Hands one session to the store ahead of the application's stop ({@link SessionStore#handOver}); the caller
+     * holds the session's lock.
+     */
+    Optional<java.util.concurrent.CompletionStage<Void>> handOver(TrackedSessionData data) {
+        SessionStore bound = store;
+        if (bound == null) {
+            return Optional.empty();
+        }
+        announce(data);
+        return bound.handOver(data);
+    }
+
     void beginShutdown() {
         shuttingDown = true;
     }

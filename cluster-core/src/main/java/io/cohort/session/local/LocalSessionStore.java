@@ -7,6 +7,8 @@ import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import java.util.HashMap;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,6 +71,13 @@ public final class LocalSessionStore implements SessionStore {
         }
         repository.put(application, new StoredSession(session.id(), session.version(), session.created(),
                 session.lastAccessed(), session.maxInactiveMillis(), values));
+    }
+
+    /** The session is in the node's memory for the new version as soon as this returns. */
+    @Override
+    public Optional<CompletionStage<Void>> handOver(LiveSession session) {
+        shuttingDown(session);
+        return Optional.of(CompletableFuture.completedFuture(null));
     }
 
     @Override

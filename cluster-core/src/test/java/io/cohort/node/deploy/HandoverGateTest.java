@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
-import java.util.function.Predicate;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.junit.jupiter.api.Test;
 
@@ -29,8 +30,18 @@ class HandoverGateTest {
         assertThat(gate).isNotNull();
     }
 
-    /** A predicate that, like the deployer's, refers to the old version. */
-    private static Predicate<String> holdsSessionsOf(Object version) {
-        return id -> version.hashCode() == id.hashCode();
+    /** A predecessor that, like the deployer's, refers to the old version. */
+    private static HandoverGate.Predecessor holdsSessionsOf(Object version) {
+        return new HandoverGate.Predecessor() {
+            @Override
+            public boolean holds(String id) {
+                return version.hashCode() == id.hashCode();
+            }
+
+            @Override
+            public CompletionStage<Void> handOver(String id) {
+                return CompletableFuture.completedFuture(null);
+            }
+        };
     }
 }

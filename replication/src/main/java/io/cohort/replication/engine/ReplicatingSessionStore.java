@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -156,22 +157,50 @@ public final class ReplicatingSessionStore implements SessionStore {
 
     @Override
     public void shuttingDown(LiveSession session) {
+        handOverNow(session);
+    }
+
+    /** As {@link #shuttingDown}; the stage is the hand-over's acknowledgement, which {@link #stop} also awaits. */
+    @Override
+    public Optional<CompletionStage<Void>> handOver(LiveSession session) {
+        return Optional.of(handOverNow(session));
+    }
+
+    private CompletionStage<Void> handOverNow(LiveSession session) {
         Running r = running;
         if (r == null) {
-            return;
+            return CompletableFuture.completedFuture(null);
         }
+        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         guarded(r, session.id(), () -> {
-            boolean everything = r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
-            Optional<SessionChange> change = r.snapshots().take(session, everything);
-            if (change.isPresent()) {
-                Dispatch dispatch = r.transport().prepare(change.get(), true);
-                synchronized (handedOver) {
-                    handedOver.add(dispatch.applied());
+            try {
+                boolean everything = r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
+                Optional<SessionChange> change = r.snapshots().take(session, everything);
+                if (change.isPresent()) {
+                    Dispatch dispatch = r.transport().prepare(change.get(), true);
+                    synchronized (handedOver) {
+                        handedOver.add(dispatch.applied());
+                    }
+                    dispatch.applied().whenComplete((done, failure) -> complete(acknowledged, failure));
+                    r.delivery().deliverWithoutWaiting(session.id(), dispatch);
+                } else {
+                    acknowledged.complete(null); // nothing changed since the copies were last written
                 }
-                r.delivery().deliverWithoutWaiting(session.id(), dispatch);
+                r.transport().forget(session.id());
+            } catch (RuntimeException e) {
+                acknowledged.completeExceptionally(e);
+                throw e;
             }
-            r.transport().forget(session.id());
         });
+        return acknowledged;
+    }
+
+    private static void complete(CompletableFuture<Void> stage, Throwable failure) {
+        if (failure == null) {
+            stage.complete(null);
+        } else {
+            stage.completeExceptionally(failure);
+        }
     }
 
     @Override

@@ -117,6 +117,45 @@ class NodeFailoverTest {
     }
 
     @Test
+    void aRedeployHandsAnIdleSessionOverAsSoonAsItIsAskedForNotWhenTheOldVersionHasDrained(@TempDir Path wars)
+            throws Exception {
+        HttpResponse<String> first = get(n1, "/app/session?set=cart&value=EST-1", null);
+        String cookie = cookie(first, "JSESSIONID");
+        Await.until("n2 holds the copy", () -> n2.metrics().registry().find("cohort.replication.sessions.backup")
+                .gauges().stream().anyMatch(g -> g.value() == 1));
+        // another user's long request keeps the old version draining (until the test releases it)
+        Path release = wars.resolve("release");
+        var other = http.sendAsync(HttpRequest.newBuilder(n1.self().httpAddress().resolve("/app/slow?until="
+                        + java.net.URLEncoder.encode(release.toString(), StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Await.until("the other request runs", () -> activeRequests(n1) == 1);
+        Path v2 = TestWars.write(wars.resolve("app.war"), "2", true);
+        var redeploy = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                n1.deployer().deploy(v2);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            Await.until("version 2 serves", () -> version(n1).equals("2"));
+
+            java.time.Instant asked = java.time.Instant.now();
+            HttpResponse<String> next = get(n1, "/app/session?set=step&value=3", "JSESSIONID=" + cookie);
+            // the old version drains until the other request ends or its drain timeout (graceful-stop, 5 s) passes
+            assertThat(java.time.Duration.between(asked, java.time.Instant.now())).as("answered while the old version drains")
+                    .isLessThan(java.time.Duration.ofSeconds(4));
+            assertThat(next.body()).contains("cart=EST-1", "step=3");
+            assertThat(cookie(next, "JSESSIONID")).as("the same session, still at n1").isNull();
+        } finally {
+            Files.createFile(release);
+        }
+        assertThat(other.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+        redeploy.get(20, TimeUnit.SECONDS);
+        assertThat(get(n1, "/app/session", "JSESSIONID=" + cookie).body()).contains("cart=EST-1", "step=3");
+    }
+
+    @Test
     void aRedeployKeepsTheSessionsOfANodeWithNoOtherMemberToHoldTheirCopies(@TempDir Path wars) throws Exception {
         n2.stop();
         n2 = null;

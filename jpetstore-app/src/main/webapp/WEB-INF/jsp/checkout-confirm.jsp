@@ -25,6 +25,8 @@
   </table>
   <form method="post" action="${ctx}/checkout/confirm" class="actions">
     <shop:csrf/>
+    <input type="hidden" name="orderToken" value="${fn:escapeXml(draft.orderToken)}">
+    <input type="hidden" name="orderFingerprint" value="${fn:escapeXml(fingerprint)}">
     <a class="button secondary" href="${ctx}/checkout">Change details</a>
     <button type="submit" id="place-order">Place order</button>
   </form>

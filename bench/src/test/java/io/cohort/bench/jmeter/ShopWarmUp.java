@@ -27,6 +27,8 @@ final class ShopWarmUp {
     private static final Pattern TOKEN = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\">");
     private static final Pattern PRODUCT_LINK = Pattern.compile("/product\\?id=([^\"&]+)\"");
     private static final Pattern ITEM_LINK = Pattern.compile("/item\\?id=([^\"&]+)\"");
+    private static final Pattern ORDER_TOKEN = Pattern.compile("name=\"orderToken\" value=\"([^\"]+)\"");
+    private static final Pattern ORDER_FINGERPRINT = Pattern.compile("name=\"orderFingerprint\" value=\"([^\"]+)\"");
 
     private final URI shop;
     private final HttpClient http = HttpClient.newBuilder()
@@ -57,11 +59,15 @@ final class ShopWarmUp {
         get("/item?id=" + item);
         post("/cart/add", "itemId", item);
         get("/checkout");
-        post("/checkout", "cardType", "Visa", "cardNumber", "4111 1111 1111 1111",
+        String confirmation = post("/checkout", "cardType", "Visa", "cardNumber", "4111 1111 1111 1111",
                 "expiry", "12/" + Year.now().plusYears(1), "bill.firstName", "Warm", "bill.lastName", "Up",
                 "bill.address1", "1 Load Street", "bill.address2", "", "bill.city", "Testville", "bill.state", "CA",
                 "bill.zip", "94000", "bill.country", "USA");
-        post("/checkout/confirm");
+        String order = post("/checkout/confirm", "orderToken", firstMatch(ORDER_TOKEN, confirmation, "an order token"),
+                "orderFingerprint", firstMatch(ORDER_FINGERPRINT, confirmation, "an order fingerprint"));
+        if (!order.contains("data-order-id=")) {
+            throw new IOException("the order was not placed:\n" + order);
+        }
         post("/signoff");
     }
 

@@ -34,15 +34,24 @@ public final class OrderDao {
         this.sql = new SqlRunner(dataSource);
     }
 
+    /** What {@link #place} did: placed the order now, or found the order its token had placed before. */
+    public record Placement(long orderId, boolean placedNow) {
+    }
+
     /**
      * Places an order in one transaction: takes each item from stock (refusing if too few are left), charges
      * the current list price, and writes the order and its lines. Items are taken in item-id order, so two
      * orders for the same items cannot deadlock.
      *
-     * @return the new order's id
+     * <p>At most once per {@linkplain CheckoutDraft#orderToken() order token}: the order row stores the draft's
+     * token under a unique constraint, in the same transaction, so if an order with this token exists (a
+     * resubmitted confirmation, say from a session that never learned the first submit placed it, or from another
+     * node at the same time), nothing is written and that order is returned instead.
+     *
      * @throws OutOfStockException if an item has too few left; nothing is written then
+     * @throws DataAccessException also if the token placed an order of another customer
      */
-    public long place(String username, CheckoutDraft draft, Cart cart) throws OutOfStockException {
+    public Placement place(String username, CheckoutDraft draft, Cart cart) throws OutOfStockException {
         if (cart.isEmpty()) {
             throw new IllegalArgumentException("an order needs at least one item");
         }
@@ -51,6 +60,11 @@ public final class OrderDao {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
+                Optional<Placement> earlier = placedEarlier(c, draft.orderToken(), username);
+                if (earlier.isPresent()) {
+                    c.rollback();
+                    return earlier.get();
+                }
                 List<BigDecimal> prices = takeFromStock(c, lines);
                 BigDecimal total = BigDecimal.ZERO;
                 for (int i = 0; i < lines.size(); i++) {
@@ -59,8 +73,14 @@ public final class OrderDao {
                 long orderId = insertOrder(c, username, draft, total);
                 insertLines(c, orderId, lines, prices);
                 c.commit();
-                return orderId;
-            } catch (SQLException | RuntimeException | OutOfStockException e) {
+                return new Placement(orderId, true);
+            } catch (SQLException e) {
+                c.rollback();
+                // most likely the token's unique key: the same order, placed by a request that committed first
+                Optional<Placement> earlier = placedEarlier(c, draft.orderToken(), username, e);
+                c.rollback();
+                return earlier.orElseThrow(() -> e);
+            } catch (RuntimeException | OutOfStockException e) {
                 c.rollback();
                 throw e;
             } finally {
@@ -69,6 +89,12 @@ public final class OrderDao {
         } catch (SQLException e) {
             throw new DataAccessException("placing an order for " + username + " failed", e);
         }
+    }
+
+    /** The id of the order that this customer placed with this token, if any. */
+    public Optional<Long> placedWith(String orderToken, String username) {
+        return sql.optional("SELECT order_id FROM orders WHERE order_token = ? AND username = ?",
+                rs -> rs.getLong(1), orderToken, username);
     }
 
     public List<OrderSummary> historyOf(String username) {
@@ -100,6 +126,34 @@ public final class OrderDao {
                 orderId, username);
     }
 
+    private static Optional<Placement> placedEarlier(Connection c, String orderToken, String username)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT order_id, username FROM orders WHERE order_token = ?")) {
+            SqlRunner.bind(ps, orderToken);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                if (!rs.getString(2).equals(username)) {
+                    throw new DataAccessException("the order token of " + username + "'s order belongs to order "
+                            + rs.getLong(1) + " of another customer");
+                }
+                return Optional.of(new Placement(rs.getLong(1), false));
+            }
+        }
+    }
+
+    /** As above after {@code failure}; a failure of this look-up is added to it. */
+    private static Optional<Placement> placedEarlier(Connection c, String orderToken, String username,
+                                                     SQLException failure) {
+        try {
+            return placedEarlier(c, orderToken, username);
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+            return Optional.empty();
+        }
+    }
+
     private static List<BigDecimal> takeFromStock(Connection c, List<CartLine> lines)
             throws SQLException, OutOfStockException {
         List<BigDecimal> prices = new ArrayList<>(lines.size());
@@ -128,13 +182,14 @@ public final class OrderDao {
             throws SQLException {
         String insert = "INSERT INTO orders (username, placed_at, card_type, card_masked, card_expiry, total, "
                 + prefixed("bill_") + ", " + prefixed("ship_")
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+                + ", order_token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
         try (PreparedStatement ps = c.prepareStatement(insert, Statement.RETURN_GENERATED_KEYS)) {
             PaymentDetails pay = draft.payment();
             SqlRunner.bind(ps, username, Timestamp.valueOf(LocalDateTime.now()), pay.cardType(), pay.maskedNumber(),
                     pay.expiry(), total);
             bindAddress(ps, 7, draft.billTo());
             bindAddress(ps, 15, draft.shipTo());
+            ps.setString(23, draft.orderToken());
             ps.executeUpdate();
             try (ResultSet keys = ps.getGeneratedKeys()) {
                 if (!keys.next()) {

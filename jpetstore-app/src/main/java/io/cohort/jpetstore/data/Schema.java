@@ -12,7 +12,8 @@ import java.util.List;
 import javax.sql.DataSource;
 
 /**
- * Creates the tables of {@code schema.sql} where they do not exist. Idempotent, so every node runs it;
+ * Creates the tables of {@code schema.sql} where they do not exist, and adds to tables made by an earlier version
+ * what this one added (see the script). Idempotent, so every node runs it;
  * two nodes creating the same table at the same instant can still collide in PostgreSQL's catalog, so a
  * failed attempt is retried a few times before giving up.
  */
@@ -51,14 +52,19 @@ final class Schema {
     }
 
     static List<String> statements() {
+        return statements(RESOURCE);
+    }
+
+    /** The statements of a script next to this class: one per {@code ;} at a line's end, without comment lines. */
+    static List<String> statements(String resource) {
         String text;
-        try (InputStream in = Schema.class.getResourceAsStream(RESOURCE)) {
+        try (InputStream in = Schema.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException(RESOURCE + " is missing from the classpath");
+                throw new IllegalStateException(resource + " is missing from the classpath");
             }
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UncheckedIOException("reading " + RESOURCE, e);
+            throw new UncheckedIOException("reading " + resource, e);
         }
         List<String> statements = new ArrayList<>();
         StringBuilder current = new StringBuilder();

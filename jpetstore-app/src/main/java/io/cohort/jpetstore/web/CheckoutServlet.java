@@ -1,10 +1,12 @@
 package io.cohort.jpetstore.web;
 
+import io.cohort.jpetstore.data.OrderDao;
 import io.cohort.jpetstore.data.OutOfStockException;
 import io.cohort.jpetstore.model.Account;
 import io.cohort.jpetstore.model.Address;
 import io.cohort.jpetstore.model.Cart;
 import io.cohort.jpetstore.model.CheckoutDraft;
+import io.cohort.jpetstore.model.Order;
 import io.cohort.jpetstore.model.PaymentDetails;
 import io.cohort.jpetstore.web.form.AddressForm;
 import io.cohort.jpetstore.web.form.Form;
@@ -15,6 +17,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.YearMonth;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,11 @@ import java.util.Optional;
  * {@code /checkout} (payment and billing address, and whether to ship elsewhere) → {@code /checkout/shipping}
  * (only if asked) → {@code /checkout/confirm}, whose POST places the order in one transaction.
  * The steps' answers are kept in the session as a {@link CheckoutDraft}.
+ *
+ * <p>The order placed is the one confirmed: the confirmation's form carries the draft's order token and a
+ * fingerprint of what the page showed ({@link ConfirmationForm}); if the cart or the details changed since (another
+ * tab), the confirmation is shown again and nothing is placed. And it is placed once: a submit whose token already
+ * placed an order shows that order, whatever the session remembers.
  */
 public final class CheckoutServlet extends ShopServlet {
     static final String BILL = "bill";
@@ -56,11 +64,14 @@ public final class CheckoutServlet extends ShopServlet {
     protected void doPost(HttpServletRequest request, HttpServletResponse response)
             throws ServletException, IOException {
         ShopSession session = ShopSession.of(request);
+        String step = step(request);
+        if (step.equals("confirm") && showOrderPlacedEarlier(request, response, session)) {
+            return;
+        }
         if (session.cart().isEmpty()) {
             Pages.redirect(request, response, "/cart");
             return;
         }
-        String step = step(request);
         if (step.equals("payment")) {
             postPayment(request, response, session);
             return;
@@ -90,9 +101,12 @@ public final class CheckoutServlet extends ShopServlet {
             return;
         }
         boolean shipElsewhere = !form.value("shipElsewhere").isEmpty();
-        Address shipTo = session.checkout().filter(d -> shipElsewhere && d.shipElsewhere())
+        Optional<CheckoutDraft> earlier = session.checkout();
+        Address shipTo = earlier.filter(d -> shipElsewhere && d.shipElsewhere())
                 .map(CheckoutDraft::shipTo).orElse(billTo);
-        session.saveCheckout(new CheckoutDraft(payment, billTo, shipElsewhere, shipTo));
+        // the same checkout keeps its order token when the customer goes back and changes details
+        session.saveCheckout(new CheckoutDraft(payment, billTo, shipElsewhere, shipTo,
+                earlier.map(CheckoutDraft::orderToken).orElse(null)));
         Pages.redirect(request, response, shipElsewhere ? "/checkout/shipping" : "/checkout/confirm");
     }
 
@@ -108,16 +122,53 @@ public final class CheckoutServlet extends ShopServlet {
         Pages.redirect(request, response, "/checkout/confirm");
     }
 
+    /**
+     * If the posted confirmation's order token placed an order of this customer already, shows that order: the
+     * session may not know (its state was restored from a copy made before that submit, or the submit failed after
+     * its commit). Its checkout is then done with, and so is its cart if it holds what the order holds.
+     */
+    private static boolean showOrderPlacedEarlier(HttpServletRequest request, HttpServletResponse response,
+                                                  ShopSession session) throws IOException {
+        Optional<String> token = ConfirmationForm.postedToken(request);
+        if (token.isEmpty()) {
+            return false;
+        }
+        String username = signedOn(session).username();
+        OrderDao orders = Shop.of(request).orders();
+        Optional<Long> orderId = orders.placedWith(token.get(), username);
+        if (orderId.isEmpty()) {
+            return false;
+        }
+        Optional<Order> order = orders.find(orderId.get(), username);
+        session.orderPlacedEarlier(token.get(), cart -> order.map(o -> sameItems(o, cart)).orElse(false));
+        Pages.redirect(request, response, "/orders/view?id=" + orderId.get(), Notice.ORDER_ALREADY_PLACED);
+        return true;
+    }
+
+    private static boolean sameItems(Order order, Cart cart) {
+        Map<String, Integer> ordered = new HashMap<>();
+        order.lines().forEach(l -> ordered.merge(l.itemId(), l.quantity(), Integer::sum));
+        Map<String, Integer> inCart = new HashMap<>();
+        cart.lines().forEach(l -> inCart.merge(l.itemId(), l.quantity(), Integer::sum));
+        return ordered.equals(inCart);
+    }
+
     private static void placeOrder(HttpServletRequest request, HttpServletResponse response, ShopSession session,
                                    CheckoutDraft draft) throws ServletException, IOException {
+        Cart cart = session.cart(); // what is placed below, whatever another request does to the session meanwhile
+        Optional<String> mismatch = ConfirmationForm.mismatch(request, draft, cart);
+        if (mismatch.isPresent()) {
+            request.setAttribute("error", mismatch.get());
+            showConfirm(request, response, draft, cart);
+            return;
+        }
         if (!session.claimCheckout(draft)) { // another request of this session is placing this order
             Pages.redirect(request, response, "/orders");
             return;
         }
-        Cart cart = session.cart();
-        long orderId;
+        OrderDao.Placement placed;
         try {
-            orderId = Shop.of(request).orders().place(signedOn(session).username(), draft, cart);
+            placed = Shop.of(request).orders().place(signedOn(session).username(), draft, cart);
         } catch (RuntimeException e) {
             session.saveCheckout(draft); // not placed: the customer may try again
             throw e;
@@ -130,7 +181,8 @@ public final class CheckoutServlet extends ShopServlet {
             return;
         }
         session.orderPlaced();
-        Pages.redirect(request, response, "/orders/view?id=" + orderId, Notice.ORDER_PLACED);
+        Pages.redirect(request, response, "/orders/view?id=" + placed.orderId(),
+                placed.placedNow() ? Notice.ORDER_PLACED : Notice.ORDER_ALREADY_PLACED);
     }
 
     private static String step(HttpServletRequest request) {
@@ -178,6 +230,7 @@ public final class CheckoutServlet extends ShopServlet {
                                     Cart cart) throws ServletException, IOException {
         request.setAttribute("draft", draft);
         request.setAttribute("cart", cart);
+        request.setAttribute("fingerprint", ConfirmationForm.fingerprint(draft, cart));
         Pages.render(request, response, "checkout-confirm");
     }
 }

@@ -16,7 +16,8 @@ enum Notice {
     SIGNED_ON("You are signed on."),
     SIGNED_OFF("You have signed off. See you soon!"),
     ACCOUNT_SAVED("Your account is saved."),
-    ORDER_PLACED("Thank you! Your order is placed.");
+    ORDER_PLACED("Thank you! Your order is placed."),
+    ORDER_ALREADY_PLACED("Your order was placed already; it was not placed again.");
 
     private final String message;
 

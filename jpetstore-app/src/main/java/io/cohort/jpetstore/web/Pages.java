@@ -27,18 +27,34 @@ final class Pages {
         show(request, response, page, true);
     }
 
+    /**
+     * The error page, for the status and message of the error dispatch: no notice (the failed request's
+     * {@code ?notice=} was not about this page), and no new session.
+     */
+    static void renderError(HttpServletRequest request, HttpServletResponse response)
+            throws ServletException, IOException {
+        setHeader(request, false);
+        response.setHeader("Cache-Control", "no-store");
+        request.getRequestDispatcher("/WEB-INF/jsp/error.jsp").forward(request, response);
+    }
+
     private static void show(HttpServletRequest request, HttpServletResponse response, String page, boolean forms)
             throws ServletException, IOException {
+        setHeader(request, forms);
+        RequestParameters.optional(request, "notice").flatMap(Notice::fromCode)
+                .ifPresent(n -> request.setAttribute("notice", n.message()));
+        response.setHeader("Cache-Control", "no-store");
+        request.getRequestDispatcher("/WEB-INF/jsp/" + page + ".jsp").forward(request, response);
+    }
+
+    /** What the header of every page shows. */
+    private static void setHeader(HttpServletRequest request, boolean forms) {
         ShopSession session = ShopSession.of(request);
         request.setAttribute("csrf", CsrfToken.of(request, forms).orElse(""));
         request.setAttribute("signedOn", session.account().orElse(null));
         request.setAttribute("cartCount", session.cart().itemCount());
         request.setAttribute("lastViewed", session.viewedItem().orElse(null));
         Shop.ifReady(request).ifPresent(shop -> request.setAttribute("navCategories", shop.categories()));
-        RequestParameters.optional(request, "notice").flatMap(Notice::fromCode)
-                .ifPresent(n -> request.setAttribute("notice", n.message()));
-        response.setHeader("Cache-Control", "no-store");
-        request.getRequestDispatcher("/WEB-INF/jsp/" + page + ".jsp").forward(request, response);
     }
 
     /** Redirects to a path inside the shop ("/cart"). */

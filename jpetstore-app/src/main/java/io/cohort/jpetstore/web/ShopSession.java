@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.io.Serializable;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * The only code that touches the HTTP session. Its discipline, for session replication:
@@ -129,6 +130,25 @@ public final class ShopSession {
         if (session != null) {
             session.removeAttribute(CART);
             session.removeAttribute(CHECKOUT);
+        }
+    }
+
+    /**
+     * An earlier request placed the order of the checkout with this token, and this session did not learn of it:
+     * that checkout's draft is done with, and so is the cart if {@code ordered} says the order holds it.
+     */
+    public void orderPlacedEarlier(String orderToken, Predicate<Cart> ordered) {
+        HttpSession session = request.getSession(false);
+        if (session == null) {
+            return;
+        }
+        synchronized (session) {
+            if (session.getAttribute(CHECKOUT) instanceof CheckoutDraft draft && draft.orderToken().equals(orderToken)) {
+                session.removeAttribute(CHECKOUT);
+                if (session.getAttribute(CART) instanceof Cart cart && ordered.test(cart)) {
+                    session.removeAttribute(CART);
+                }
+            }
         }
     }
 

@@ -1,5 +1,7 @@
 -- JPetStore schema. Runs unchanged on H2 2.x and PostgreSQL 15: plain types, unquoted names,
--- IF NOT EXISTS everywhere so that every node may run it at start-up.
+-- IF NOT EXISTS everywhere so that every node may run it at start-up. A database made by an earlier version
+-- is upgraded in place: a column added later is created with the table and added by ALTER TABLE ... ADD COLUMN
+-- IF NOT EXISTS (nullable, since the rows already there have no value).
 
 CREATE TABLE IF NOT EXISTS category (
   category_id VARCHAR(10) PRIMARY KEY,
@@ -77,9 +79,14 @@ CREATE TABLE IF NOT EXISTS orders (
   ship_city VARCHAR(80) NOT NULL,
   ship_state VARCHAR(80) NOT NULL,
   ship_zip VARCHAR(20) NOT NULL,
-  ship_country VARCHAR(80) NOT NULL
+  ship_country VARCHAR(80) NOT NULL,
+  order_token VARCHAR(64)
 );
 CREATE INDEX IF NOT EXISTS orders_username_idx ON orders (username, order_id);
+-- The checkout's one-time order token, written in the order's own transaction: one order per token however
+-- often, and from however many nodes, its confirmation is submitted. Orders placed before tokens have none.
+ALTER TABLE orders ADD COLUMN IF NOT EXISTS order_token VARCHAR(64);
+CREATE UNIQUE INDEX IF NOT EXISTS orders_order_token_idx ON orders (order_token);
 
 CREATE TABLE IF NOT EXISTS order_line (
   order_id BIGINT NOT NULL REFERENCES orders (order_id),

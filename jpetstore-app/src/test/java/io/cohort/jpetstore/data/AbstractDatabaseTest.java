@@ -30,8 +30,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class AbstractDatabaseTest {
     private static final Address ADDRESS = new Address("Ann", "Buyer", "1 Road", "", "Town", "CA", "94000", "USA");
-    private static final CheckoutDraft DRAFT =
-            new CheckoutDraft(new PaymentDetails("Visa", "**** 1111", "12/2030"), ADDRESS, false, null);
+    private static final PaymentDetails PAYMENT = new PaymentDetails("Visa", "**** 1111", "12/2030");
 
     private TestDatabase database;
     private CatalogDao catalog;
@@ -136,7 +135,7 @@ abstract class AbstractDatabaseTest {
         int before7 = catalog.item("EST-7").orElseThrow().stock();
         Cart cart = Cart.empty().add(catalog.item("EST-7").orElseThrow()).add(catalog.item("EST-8").orElseThrow())
                 .withQuantity("EST-7", 3);
-        long id = orders.place("j2ee", DRAFT, cart);
+        long id = orders.place("j2ee", draft(), cart).orderId();
 
         assertThat(catalog.item("EST-7").orElseThrow().stock()).isEqualTo(before7 - 3);
         Order order = orders.find(id, "j2ee").orElseThrow();
@@ -155,7 +154,7 @@ abstract class AbstractDatabaseTest {
         Cart cart = Cart.empty().add(catalog.item("EST-11").orElseThrow()).add(catalog.item("EST-12").orElseThrow())
                 .withQuantity("EST-12", 2);
 
-        assertThatThrownBy(() -> orders.place("j2ee", DRAFT, cart))
+        assertThatThrownBy(() -> orders.place("j2ee", draft(), cart))
                 .isInstanceOfSatisfying(OutOfStockException.class, e -> {
                     assertThat(e.itemId()).isEqualTo("EST-12");
                     assertThat(e.available()).isEqualTo(1);
@@ -177,7 +176,7 @@ abstract class AbstractDatabaseTest {
                 results.add(pool.submit(() -> {
                     start.await();
                     try {
-                        orders.place("ACID", DRAFT, cart);
+                        orders.place("ACID", draft(), cart);
                         return true;
                     } catch (OutOfStockException e) {
                         return false;
@@ -197,6 +196,84 @@ abstract class AbstractDatabaseTest {
     }
 
     @Test
+    void anOrderTokenPlacesOneOrderHoweverOftenItIsPlaced() throws Exception {
+        Cart cart = Cart.empty().add(catalog.item("EST-9").orElseThrow()).withQuantity("EST-9", 2);
+        CheckoutDraft draft = draft();
+        int stockBefore = catalog.item("EST-9").orElseThrow().stock();
+
+        OrderDao.Placement first = orders.place("j2ee", draft, cart);
+        OrderDao.Placement again = orders.place("j2ee", draft, cart);
+
+        assertThat(first.placedNow()).isTrue();
+        assertThat(again).isEqualTo(new OrderDao.Placement(first.orderId(), false));
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE order_token = '" + draft.orderToken() + "'"))
+                .isEqualTo(1);
+        assertThat(catalog.item("EST-9").orElseThrow().stock()).as("taken once").isEqualTo(stockBefore - 2);
+        assertThat(orders.placedWith(draft.orderToken(), "j2ee")).contains(first.orderId());
+        assertThat(orders.placedWith(draft.orderToken(), "ACID")).as("only to its own customer").isEmpty();
+        assertThatThrownBy(() -> orders.place("ACID", draft, cart)).isInstanceOf(DataAccessException.class);
+    }
+
+    @Test
+    void anOrderTokenSubmittedFromSeveralNodesAtOncePlacesOneOrder() throws Exception {
+        Cart cart = Cart.empty().add(catalog.item("EST-10").orElseThrow());
+        CheckoutDraft draft = draft();
+        int nodes = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(nodes);
+        try {
+            List<Future<OrderDao.Placement>> results = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    return orders.place("j2ee", draft, cart);
+                }));
+            }
+            start.countDown();
+            List<OrderDao.Placement> placements = new ArrayList<>();
+            for (Future<OrderDao.Placement> result : results) {
+                placements.add(result.get(60, TimeUnit.SECONDS));
+            }
+            assertThat(placements).extracting(OrderDao.Placement::orderId).containsOnly(placements.get(0).orderId());
+            assertThat(placements).filteredOn(OrderDao.Placement::placedNow).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE order_token = '" + draft.orderToken() + "'"))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void aDatabaseOfThePreviousVersionIsUpgradedAndKeepsItsOrders() throws Exception {
+        try (TestDatabase old = openDatabase()) {
+            Schema.statements("schema-before-order-tokens.sql").forEach(old::execute);
+            old.execute("INSERT INTO account (username, password_hash, email, phone, first_name, last_name, address1,"
+                    + " address2, city, state, zip, country, created_at) VALUES ('old', 'x', 'old@example.com', '1',"
+                    + " 'Old', 'Customer', '1 Road', '', 'Town', 'CA', '94000', 'USA', CURRENT_TIMESTAMP)");
+            String address = "'Old', 'Customer', '1 Road', '', 'Town', 'CA', '94000', 'USA'";
+            for (int i = 0; i < 2; i++) {
+                old.execute("INSERT INTO orders (username, placed_at, card_type, card_masked, card_expiry, total,"
+                        + " bill_first_name, bill_last_name, bill_address1, bill_address2, bill_city, bill_state, bill_zip,"
+                        + " bill_country, ship_first_name, ship_last_name, ship_address1, ship_address2, ship_city,"
+                        + " ship_state, ship_zip, ship_country) VALUES ('old', CURRENT_TIMESTAMP, 'Visa', '**** 1111',"
+                        + " '12/2030', 0, " + address + ", " + address + ")");
+            }
+
+            new DatabaseInitializer(old.dataSource(), DataSetChoice.standard()).ensureLoaded();
+            new DatabaseInitializer(old.dataSource(), DataSetChoice.standard()).ensureLoaded(); // the next node
+
+            assertThat(old.queryLong("SELECT COUNT(*) FROM orders WHERE order_token IS NULL")).isEqualTo(2);
+            OrderDao upgraded = new OrderDao(old.dataSource());
+            Cart cart = Cart.empty().add(new CatalogDao(old.dataSource()).item("EST-1").orElseThrow());
+            CheckoutDraft draft = draft();
+            long id = upgraded.place("j2ee", draft, cart).orderId();
+            assertThat(upgraded.place("j2ee", draft, cart)).isEqualTo(new OrderDao.Placement(id, false));
+            assertThat(upgraded.place("j2ee", draft(), cart).placedNow()).isTrue();
+            assertThat(old.queryLong("SELECT COUNT(*) FROM orders")).isEqualTo(4);
+        }
+    }
+
+    @Test
     void theBenchmarkDataSetSearchesAverageAboutOneHundredProductsPerKeyword() {
         try (TestDatabase fresh = openDatabase()) {
             LoadedDataSet loaded = new DatabaseInitializer(fresh.dataSource(), DataSetChoice.benchmark(50, 1_000))
@@ -211,6 +288,11 @@ abstract class AbstractDatabaseTest {
             assertThat(stats.mean()).isBetween(80.0, 120.0);
             assertThat(new AccountDao(fresh.dataSource()).authenticate("user49", BenchmarkDataSet.PASSWORD)).isPresent();
         }
+    }
+
+    /** A new checkout: each has an order token of its own. */
+    private static CheckoutDraft draft() {
+        return new CheckoutDraft(PAYMENT, ADDRESS, false, null);
     }
 
     private static void assertStandardCounts(TestDatabase db) {

@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
 
 /**
  * One visitor of the shop: an HttpClient with its own cookies (so its own session) that follows redirects
- * like a browser, and posts forms with the anti-forgery token of the last page that carried one.
+ * like a browser, and posts forms with the anti-forgery token of the last page that carried one and, as a browser
+ * submitting the form it shows, the hidden fields of the last page's form to that address.
  */
 public final class ShopClient {
     private static final Pattern TOKEN = Pattern.compile("<meta name=\"csrf-token\" content=\"([^\"]+)\">");
@@ -26,6 +27,7 @@ public final class ShopClient {
     private final ShopHost server;
     private final HttpClient http;
     private String token = "";
+    private Page last;
 
     public ShopClient(ShopHost server) {
         this(server, new CookieManager(null, CookiePolicy.ACCEPT_ALL));
@@ -45,12 +47,34 @@ public final class ShopClient {
         return send(HttpRequest.newBuilder(server.uri(pathAndQuery)).GET());
     }
 
-    /** Posts a form of name/value pairs with the current anti-forgery token. */
+    /**
+     * Posts a form of name/value pairs with the current anti-forgery token and, if the last page holds exactly one
+     * form posting to {@code path}, that form's other hidden fields (e.g. the confirmation's order token) unless
+     * given here.
+     */
     public Page post(String path, String... namesAndValues) {
         List<String> fields = new ArrayList<>(List.of(namesAndValues));
+        if (last != null) {
+            String[] hidden = last.hiddenFieldsIfOneForm(path);
+            for (int i = 0; i < hidden.length; i += 2) {
+                if (!hidden[i].equals("_csrf") && !given(namesAndValues, hidden[i])) {
+                    fields.add(hidden[i]);
+                    fields.add(hidden[i + 1]);
+                }
+            }
+        }
         fields.add("_csrf");
         fields.add(token);
         return postRaw(path, fields.toArray(String[]::new));
+    }
+
+    private static boolean given(String[] namesAndValues, String name) {
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i].equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Posts exactly the given fields, without adding a token. */
@@ -88,6 +112,7 @@ public final class ShopClient {
             if (m.find()) {
                 token = m.group(1);
             }
+            last = page;
             return page;
         } catch (IOException e) {
             throw new IllegalStateException("request failed: " + e, e);
@@ -128,7 +153,52 @@ public final class ShopClient {
                     break;
                 }
             }
-            String text = body.substring(from, end).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip();
+            return unescape(body.substring(from, end).replaceAll("<[^>]+>", " ").replaceAll("\\s+", " ").strip());
+        }
+
+        /**
+         * The hidden fields (anti-forgery token included) of the page's form that posts to {@code path}, as
+         * name/value pairs for {@link ShopClient#postRaw}: what submitting that form sends, e.g. again later.
+         */
+        public String[] hiddenFields(String path) {
+            List<String> forms = formsPostingTo(path);
+            if (forms.size() != 1) {
+                throw new AssertionError(forms.size() + " forms post to " + path + " on " + uri + ":\n" + body);
+            }
+            return hiddenInputs(forms.get(0));
+        }
+
+        String[] hiddenFieldsIfOneForm(String path) {
+            List<String> forms = formsPostingTo(path);
+            return forms.size() == 1 ? hiddenInputs(forms.get(0)) : new String[0];
+        }
+
+        private List<String> formsPostingTo(String path) {
+            Pattern form = Pattern.compile("<form\\b[^>]*\\baction=\"" + Pattern.quote(ShopHost.CONTEXT_PATH + path)
+                    + "\"[^>]*>(.*?)</form>", Pattern.DOTALL);
+            List<String> found = new ArrayList<>();
+            Matcher m = form.matcher(body);
+            while (m.find()) {
+                found.add(m.group(1));
+            }
+            return found;
+        }
+
+        private static String[] hiddenInputs(String form) {
+            List<String> fields = new ArrayList<>();
+            Matcher input = Pattern.compile("<input\\b[^>]*\\btype=\"hidden\"[^>]*>").matcher(form);
+            while (input.find()) {
+                Matcher name = Pattern.compile("\\bname=\"([^\"]*)\"").matcher(input.group());
+                Matcher value = Pattern.compile("\\bvalue=\"([^\"]*)\"").matcher(input.group());
+                if (name.find()) {
+                    fields.add(unescape(name.group(1)));
+                    fields.add(value.find() ? unescape(value.group(1)) : "");
+                }
+            }
+            return fields.toArray(String[]::new);
+        }
+
+        private static String unescape(String text) {
             return text.replace("&#039;", "'").replace("&#39;", "'").replace("&quot;", "\"").replace("&lt;", "<")
                     .replace("&gt;", ">").replace("&amp;", "&");
         }

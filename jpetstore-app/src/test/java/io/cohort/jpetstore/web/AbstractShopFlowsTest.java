@@ -349,6 +349,33 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void theOrderPlacedIsTheOneConfirmedNotTheCartAnotherTabChangedSince() {
+        ShopClient visitor = visitor();
+        String username = freshUsername();
+        createAccount(visitor, username);
+        visitor.post("/cart/add", "itemId", "EST-20");
+        Page confirm = visitor.post("/checkout", paymentFields(false));
+        assertThat(confirm.path()).isEqualTo("/checkout/confirm");
+        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
+
+        visitor.post("/cart/add", "itemId", "EST-21"); // in another tab, after the confirmation was shown
+        visitor.post("/cart/update", "quantity-EST-20", "3", "quantity-EST-21", "1");
+        Page refused = visitor.postRaw("/checkout/confirm", placeOrder);
+
+        assertThat(refused.path()).as("shown the confirmation again").isEqualTo("/checkout/confirm");
+        assertThat(refused.body()).contains("Your cart changed since you confirmed; please check the order again.");
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'")).isZero();
+        assertThat(refused.textOf("order-lines")).contains("EST-21");
+        String total = refused.textOf("total");
+        assertThat(total).isNotEqualTo(confirm.textOf("total"));
+
+        Page order = visitor.post("/checkout/confirm"); // the new confirmation, confirmed
+        assertThat(order.path()).isEqualTo("/orders/view");
+        assertThat(order.textOf("order-lines")).contains("EST-20", "EST-21");
+        assertThat(order.textOf("total")).isEqualTo(total);
+    }
+
+    @Test
     void checkoutCanShipToAnotherAddress() {
         ShopClient visitor = visitor();
         createAccount(visitor, freshUsername());
@@ -455,6 +482,25 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void errorPagesShowTheSignedOnCustomerAndTheirCart() {
+        ShopClient visitor = visitor();
+        visitor.signOn("ACID", "ACID");
+        visitor.post("/cart/add", "itemId", "EST-2");
+        Page[] errors = {
+            visitor.get("/item?id=EST-999"), // the servlet's 404
+            visitor.get("/no-such-page"), // the container's 404
+            visitor.postRaw("/cart/add", "itemId", "EST-2", "_csrf", "forged"), // the anti-forgery filter's 403
+        };
+        for (Page page : errors) {
+            assertThat(page.status()).as(page.toString()).isIn(403, 404);
+            assertThat(page.body()).as(page.toString()).contains("id=\"sign-off\"").doesNotContain("id=\"sign-on\"");
+            assertThat(page.textOf("cart-count")).as(page.toString()).isEqualTo("1");
+            assertThat(page.hiddenFields("/signoff")).as("the sign-off button's form token on " + page)
+                    .containsExactly("_csrf", visitor.token());
+        }
+    }
+
+    @Test
     void postWithoutTheFormTokenIsRefused() {
         ShopClient visitor = visitor();
         visitor.get("/item?id=EST-1");
@@ -482,8 +528,7 @@ public abstract class AbstractShopFlowsTest {
         ShopClient visitor = visitor();
         createAccount(visitor, freshUsername());
         visitor.post("/cart/add", "itemId", "EST-20");
-        visitor.post("/checkout", paymentFields(false));
-        String token = visitor.token();
+        String[] placeOrder = visitor.post("/checkout", paymentFields(false)).hiddenFields("/checkout/confirm");
 
         java.util.concurrent.ExecutorService clicks = java.util.concurrent.Executors.newFixedThreadPool(6);
         try (java.sql.Connection stockLock = database.dataSource().getConnection()) {
@@ -495,7 +540,7 @@ public abstract class AbstractShopFlowsTest {
             }
             List<java.util.concurrent.Future<Page>> placed = new java.util.ArrayList<>();
             for (int i = 0; i < 6; i++) { // a customer clicking "Place order" again and again
-                placed.add(clicks.submit(() -> visitor.postRaw("/checkout/confirm", "_csrf", token)));
+                placed.add(clicks.submit(() -> visitor.postRaw("/checkout/confirm", placeOrder)));
             }
             Thread.sleep(300); // within the database's lock timeout
             stockLock.rollback();

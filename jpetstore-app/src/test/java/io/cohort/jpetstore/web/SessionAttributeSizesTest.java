@@ -82,7 +82,7 @@ class SessionAttributeSizesTest {
 
         Map<String, String[]> probe = visitor.get("/__session-probe").body().lines()
                 .map(l -> l.split(" ")).collect(Collectors.toMap(f -> f[0], f -> f, (a, b) -> a, LinkedHashMap::new));
-        assertThat(visitor.post("/checkout/confirm").path()).isEqualTo("/orders/view");
+        assertThat(visitor.postRaw("/checkout/confirm", confirm.hiddenFields("/checkout/confirm")).path()).isEqualTo("/orders/view");
         visitor.post("/signoff");
 
         Map<String, Integer> largest = recorder.largestSizes();

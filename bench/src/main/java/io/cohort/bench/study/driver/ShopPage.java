@@ -13,10 +13,11 @@ import java.util.regex.Pattern;
 
 /**
  * A page of the JPetStore shop as the driver received it (after redirects), and what the scenario reads from
- * it: whether the customer is signed on, the anti-forgery token, links, prices and cart lines. The markup it
- * reads is the shop's own (jpetstore-app's JSPs): {@code id="sign-off"} in the header of a signed-on page,
- * {@code <meta name="csrf-token">}, {@code id="price"}, {@code id="total"}, the cart's
- * {@code name="quantity-<item>"} inputs and the {@code order-lines} table.
+ * it: whether the customer is signed on, the anti-forgery token, links, prices, cart lines and a form's hidden
+ * fields. The markup it reads is the shop's own (jpetstore-app's JSPs): {@code id="sign-off"} in the header of a
+ * signed-on page, {@code <meta name="csrf-token">}, {@code id="price"}, {@code id="total"}, the cart's
+ * {@code name="quantity-<item>"} inputs, the {@code order-lines} table and {@code <input type="hidden">} fields
+ * (the confirmation's order token and fingerprint).
  *
  * @param status the final HTTP status
  * @param body   the HTML
@@ -30,6 +31,9 @@ record ShopPage(int status, String body, URI uri) {
     private static final Pattern CART_QUANTITY = Pattern.compile("name=\"quantity-([^\"]+)\"\\s+value=\"(\\d+)\"");
     private static final Pattern ROW = Pattern.compile("<tr[^>]*>(.*?)</tr>", Pattern.DOTALL);
     private static final Pattern CELL = Pattern.compile("<td[^>]*>(.*?)</td>", Pattern.DOTALL);
+    private static final Pattern HIDDEN_INPUT = Pattern.compile("<input\\b[^>]*\\btype=\"hidden\"[^>]*>");
+    private static final Pattern NAME = Pattern.compile("\\bname=\"([^\"]*)\"");
+    private static final Pattern VALUE = Pattern.compile("\\bvalue=\"([^\"]*)\"");
 
     /** Signed on: the header offers "Sign off". */
     boolean signedOn() {
@@ -129,6 +133,34 @@ record ShopPage(int status, String body, URI uri) {
             }
         }
         return lines;
+    }
+
+    /**
+     * The hidden fields of the first form posting to {@code path} (e.g. {@code /checkout/confirm}), as name/value
+     * pairs for {@link ShopBrowser#post}, without the anti-forgery token (the browser adds its own); none if the page
+     * has no such form.
+     */
+    String[] hiddenFields(String path) {
+        Matcher form = Pattern.compile("<form\\b[^>]*\\baction=\"[^\"]*" + Pattern.quote(path) + "\"[^>]*>(.*?)</form>",
+                Pattern.DOTALL).matcher(body);
+        List<String> fields = new ArrayList<>();
+        if (form.find()) {
+            Matcher input = HIDDEN_INPUT.matcher(form.group(1));
+            while (input.find()) {
+                Matcher name = NAME.matcher(input.group());
+                Matcher value = VALUE.matcher(input.group());
+                if (name.find() && !name.group(1).equals("_csrf")) {
+                    fields.add(unescape(name.group(1)));
+                    fields.add(value.find() ? unescape(value.group(1)) : "");
+                }
+            }
+        }
+        return fields.toArray(String[]::new);
+    }
+
+    private static String unescape(String html) {
+        return html.replace("&#039;", "'").replace("&#39;", "'").replace("&quot;", "\"").replace("&lt;", "<")
+                .replace("&gt;", ">").replace("&amp;", "&");
     }
 
     private static List<String> distinct(Pattern link, String html) {

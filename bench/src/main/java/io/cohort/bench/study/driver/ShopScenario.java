@@ -11,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * One scenario of the study for one virtual user, checking the session as it goes: sign on with a random
  * account · search a random keyword · open a random result (product) and one of its items · add the item to
- * the cart · repeat search/pick/add 1–5 times at random · check out · sign off.
+ * the cart · repeat search/pick/add 1–5 times at random · check out · sign off. "Place order" posts the
+ * confirmation form's hidden fields (its order token and fingerprint), as a browser does.
  *
  * <p>Checks, each a "session lost or stale" when it fails: every page after sign-on shows the customer
  * signed on (a POST answered 403, the sign-on's included, means the session and its anti-forgery token are
@@ -57,7 +58,7 @@ final class ShopScenario {
                 .thenApply(p -> expectPath(signedOn(p, "checkout"), "/checkout", "checkout"))
                 .thenCompose(p -> browser.post("/checkout", payment()))
                 .thenApply(p -> checkOrder(expectConfirmation(signedOn(p, "the confirmation")), "the confirmation"))
-                .thenCompose(p -> browser.post("/checkout/confirm"))
+                .thenCompose(p -> browser.post("/checkout/confirm", p.hiddenFields("/checkout/confirm")))
                 .thenApply(p -> checkOrder(expectPlacedOrder(signedOn(p, "the placed order")), "the placed order"))
                 .thenCompose(p -> browser.post("/signoff"))
                 .thenAccept(p -> {

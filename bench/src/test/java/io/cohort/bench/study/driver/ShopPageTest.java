@@ -77,6 +77,23 @@ class ShopPageTest {
     }
 
     @Test
+    void readsTheHiddenFieldsOfTheFormPostingToAPathButNotItsToken() {
+        ShopPage confirmation = page("/checkout/confirm", SIGNED_ON_HEADER.replace("<button",
+                "<input type=\"hidden\" name=\"_csrf\" value=\"tok-123\"><button") + """
+                <form method="post" action="/jpetstore/checkout/confirm" class="actions">
+                  <input type="hidden" name="_csrf" value="tok-123">
+                  <input type="hidden" name="orderToken" value="Xy-9_a">
+                  <input type="hidden" name="orderFingerprint" value="c1.d&amp;2">
+                  <button type="submit" id="place-order">Place order</button>
+                </form>""");
+
+        assertThat(confirmation.hiddenFields("/checkout/confirm"))
+                .containsExactly("orderToken", "Xy-9_a", "orderFingerprint", "c1.d&2");
+        assertThat(confirmation.hiddenFields("/signoff")).isEmpty();
+        assertThat(confirmation.hiddenFields("/cart/add")).isEmpty();
+    }
+
+    @Test
     void readsOrderLinesOfTheConfirmationAndOfThePlacedOrder() {
         ShopPage confirmation = page("/checkout/confirm", """
                 <table class="list" id="order-lines"><thead><tr><th>Item</th></tr></thead><tbody>

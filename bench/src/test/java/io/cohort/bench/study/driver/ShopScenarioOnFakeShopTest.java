@@ -31,6 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class ShopScenarioOnFakeShopTest {
 
+    private static final String ORDER_TOKEN = "one-time-token";
     private static final String SIGNED_ON = "<a id=\"sign-off\" href=\"/shop/signoff\">Sign off</a>"
             + "<meta name=\"csrf-token\" content=\"t0k3n\">";
 
@@ -68,6 +69,7 @@ class ShopScenarioOnFakeShopTest {
                 });
     }
 
+    /** Also: "Place order" posts the confirmation's hidden order token, else the fake shop does not place it. */
     @Test
     void theWholeScenarioPassesWhenTheShopKeepsTheSession() {
         draftLost = false;
@@ -108,7 +110,7 @@ class ShopScenarioOnFakeShopTest {
     private void serve(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath().substring("/shop".length());
         String method = exchange.getRequestMethod();
-        exchange.getRequestBody().readAllBytes();
+        String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         switch (method + " " + path) {
             case "GET /signon" -> page(exchange, "<a id=\"sign-on\">Sign on</a><meta name=\"csrf-token\" content=\"t0k3n\">");
             case "POST /signon" -> {
@@ -129,10 +131,17 @@ class ShopScenarioOnFakeShopTest {
                 if (draftLost) {
                     redirect(exchange, "/shop/checkout");
                 } else {
-                    page(exchange, SIGNED_ON + order());
+                    page(exchange, SIGNED_ON + order() + "<form method=\"post\" action=\"/shop/checkout/confirm\">"
+                            + "<input type=\"hidden\" name=\"orderToken\" value=\"" + ORDER_TOKEN + "\"></form>");
                 }
             }
-            case "POST /checkout/confirm" -> redirect(exchange, "/shop/orders/view?id=1");
+            case "POST /checkout/confirm" -> {
+                if (form.contains("orderToken=" + ORDER_TOKEN)) {
+                    redirect(exchange, "/shop/orders/view?id=1");
+                } else { // as the shop answers a confirmation that is not the one it showed
+                    page(exchange, SIGNED_ON + "<p class=\"alert\">This confirmation is out of date</p>" + order());
+                }
+            }
             case "POST /signoff" -> page(exchange, "<a id=\"sign-on\">Sign on</a>");
             case "GET /slow-redirect" -> {
                 sleep(400);

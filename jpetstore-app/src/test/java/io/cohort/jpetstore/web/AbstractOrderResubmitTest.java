@@ -1,0 +1,136 @@
+package io.cohort.jpetstore.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.jpetstore.testing.SessionSnapshotServlet;
+import io.cohort.jpetstore.testing.ShopClient.Page;
+import io.cohort.jpetstore.testing.ShopClient;
+import io.cohort.jpetstore.testing.ShopServer;
+import io.cohort.jpetstore.testing.TestDatabase;
+import java.time.YearMonth;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * An order is placed once even when the session forgets it was placed: the node that placed it crashed before the
+ * session's new state was replicated, so the backup's copy from before the "Place order" submit takes over and the
+ * browser submits the same confirmation again. The session is played back with {@link SessionSnapshotServlet}; the
+ * database, as in a cluster, is the one that saw the first order. A contract that each database runs through a thin
+ * subclass.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class AbstractOrderResubmitTest {
+    private static final String SNAPSHOT = "/__session-snapshot";
+    private static final String NEXT_YEARS_CARD_EXPIRY =
+            YearMonth.now().plusYears(1).format(DateTimeFormatter.ofPattern("MM/yyyy"));
+
+    private TestDatabase database;
+    private ShopServer server;
+
+    protected abstract TestDatabase openDatabase();
+
+    @BeforeAll
+    void startShop() throws Exception {
+        database = openDatabase();
+        server = ShopServer.start(database.dataSource(), Map.of(),
+                app -> app.addServlet(new ServletHolder(new SessionSnapshotServlet()), SNAPSHOT));
+    }
+
+    @AfterAll
+    void stopShop() throws Exception {
+        if (server != null) {
+            server.close();
+        }
+        if (database != null) {
+            database.close();
+        }
+    }
+
+    @Test
+    void confirmationResubmittedFromASessionThatNeverLearnedOfItsOrderPlacesNoSecondOrder() {
+        ShopClient customer = new ShopClient(server);
+        String username = createAccount(customer);
+        customer.post("/cart/add", "itemId", "EST-22");
+        Page confirm = customer.post("/checkout", paymentFields());
+        assertThat(confirm.path()).isEqualTo("/checkout/confirm");
+        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
+        assertThat(customer.get(SNAPSHOT + "?save").status()).as("backup copy taken").isEqualTo(204);
+
+        Page first = customer.postRaw("/checkout/confirm", placeOrder);
+        assertThat(first.path()).isEqualTo("/orders/view");
+        String orderId = orderIdOf(first);
+        assertThat(customer.get(SNAPSHOT + "?restore").status()).as("backup copy restored").isEqualTo(204);
+        assertThat(customer.get("/cart").textOf("cart-count")).as("the session is as before the order").isEqualTo("1");
+
+        Page again = customer.postRaw("/checkout/confirm", placeOrder);
+
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'"))
+                .as("orders of " + username).isEqualTo(1);
+        assertThat(again.path()).isEqualTo("/orders/view");
+        assertThat(orderIdOf(again)).isEqualTo(orderId);
+        assertThat(again.body()).contains("Your order was placed already; it was not placed again.");
+        assertThat(customer.get("/cart").body()).as("the ordered cart is done with").contains("id=\"cart-empty\"");
+    }
+
+    @Test
+    void anotherCustomerSubmittingTheSameConfirmationSeesNothingOfTheOrder() {
+        ShopClient customer = new ShopClient(server);
+        String username = createAccount(customer);
+        customer.post("/cart/add", "itemId", "EST-23");
+        Page confirm = customer.post("/checkout", paymentFields());
+        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
+        String orderId = orderIdOf(customer.postRaw("/checkout/confirm", placeOrder));
+
+        ShopClient other = new ShopClient(server);
+        String otherName = createAccount(other);
+        other.post("/cart/add", "itemId", "EST-23");
+        other.post("/checkout", paymentFields());
+        Page page = other.post("/checkout/confirm", withoutCsrf(placeOrder));
+
+        assertThat(page.body()).doesNotContain("data-order-id=\"" + orderId + "\"");
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'")).isEqualTo(1);
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + otherName + "'")).isZero();
+    }
+
+    private static String[] withoutCsrf(String[] fields) {
+        java.util.List<String> kept = new java.util.ArrayList<>();
+        for (int i = 0; i < fields.length; i += 2) {
+            if (!fields[i].equals("_csrf")) {
+                kept.add(fields[i]);
+                kept.add(fields[i + 1]);
+            }
+        }
+        return kept.toArray(String[]::new);
+    }
+
+    private static String createAccount(ShopClient visitor) {
+        String username = "t" + UUID.randomUUID().toString().replace("-", "").substring(0, 12);
+        visitor.get("/account/new");
+        Page welcome = visitor.post("/account/new", "username", username, "password", "secret-pw",
+                "repeatedPassword", "secret-pw", "email", username + "@example.com", "phone", "555-0199",
+                "favouriteCategory", "BIRDS", "firstName", "Test", "lastName", "Tester", "address1", "1 Test Road",
+                "address2", "", "city", "Testville", "state", "CA", "zip", "94000", "country", "USA");
+        assertThat(welcome.body()).contains("Your account is ready");
+        return username;
+    }
+
+    private static String[] paymentFields() {
+        return new String[] {"cardType", "Visa", "cardNumber", "4111 1111 1111 1111", "expiry", NEXT_YEARS_CARD_EXPIRY,
+            "bill.firstName", "Test", "bill.lastName", "Tester", "bill.address1", "1 Test Road", "bill.address2", "",
+            "bill.city", "Testville", "bill.state", "CA", "bill.zip", "94000", "bill.country", "USA"};
+    }
+
+    private static String orderIdOf(Page order) {
+        Matcher m = Pattern.compile("data-order-id=\"(\\d+)\"").matcher(order.body());
+        assertThat(m.find()).as("order id on " + order).isTrue();
+        return m.group(1);
+    }
+}

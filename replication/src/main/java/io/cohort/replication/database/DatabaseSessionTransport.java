@@ -116,6 +116,7 @@ final class DatabaseSessionTransport implements SessionTransport {
             state.needsFull = false;
         }
         state.lastAccessWritten = change.lastAccessed().toEpochMilli();
+        state.maxInactiveWritten = change.maxInactiveMillis();
         return new DatabaseDispatch(this, new Store(change, !state.committed), acknowledged);
     }
 
@@ -132,16 +133,25 @@ final class DatabaseSessionTransport implements SessionTransport {
         return new DatabaseDispatch(this, new Removal(sessionId), syncTimeout != null);
     }
 
-    /** Refreshes last access and expiry when a tenth of the inactive interval passed since the last write. */
+    /**
+     * Refreshes last access and expiry when a tenth of the inactive interval passed since the last write, and writes
+     * a changed inactive interval (with the expiry it gives) at once.
+     */
     @Override
     public Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis) {
         TrackedSessions.State state = tracked.get(sessionId);
         long accessed = lastAccessed.toEpochMilli();
-        if (state == null || !state.committed || maxInactiveMillis <= 0
-                || accessed - state.lastAccessWritten < maxInactiveMillis / 10) {
+        if (state == null || !state.committed) {
+            return Dispatch.NONE;
+        }
+        // a new interval is written at once (the row's expiry, and the interval a node that loads it gets, follow it;
+        // a session made never-expiring under onShutdown would otherwise be swept at its old expiry while in use)
+        boolean intervalChanged = maxInactiveMillis != state.maxInactiveWritten;
+        if (!intervalChanged && (maxInactiveMillis <= 0 || accessed - state.lastAccessWritten < maxInactiveMillis / 10)) {
             return Dispatch.NONE;
         }
         state.lastAccessWritten = accessed;
+        state.maxInactiveWritten = maxInactiveMillis;
         return new DatabaseDispatch(this, new Touch(sessionId, lastAccessed, maxInactiveMillis), syncTimeout != null);
     }
 
@@ -163,7 +173,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                 return Optional.empty();
             }
             StoredSession session = loaded.get().session();
-            tracked.adopt(sessionId, session.lastAccessed().toEpochMilli());
+            tracked.adopt(sessionId, session.lastAccessed().toEpochMilli(), session.maxInactiveMillis());
             metrics.lookedUp(LookupOutcome.FOUND_REMOTE);
             if (!loaded.get().previousOwner().equals(writerNode())) {
                 metrics.tookOver();

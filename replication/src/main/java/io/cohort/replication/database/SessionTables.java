@@ -186,7 +186,8 @@ record SessionTables(String prefix, String binaryType) {
     }
 
     String touchSession() {
-        return "UPDATE " + sessions() + " SET last_accessed = ?, expiry = ? WHERE app = ? AND id = ? AND owner_node = ?";
+        return "UPDATE " + sessions() + " SET last_accessed = ?, max_inactive_ms = ?, expiry = ? WHERE app = ? AND id = ?"
+                + " AND owner_node = ?";
     }
 
     String selectOwnerAndVersion() {

@@ -95,10 +95,11 @@ final class SessionWriter {
         Touch touch = (Touch) write;
         PreparedStatement update = statements.get(tables.touchSession());
         update.setLong(1, touch.lastAccessed().toEpochMilli());
-        setExpiry(update, 2, touch.lastAccessed().toEpochMilli(), touch.maxInactiveMillis());
-        update.setString(3, application);
-        update.setString(4, touch.sessionId());
-        update.setString(5, nodeName);
+        update.setLong(2, touch.maxInactiveMillis());
+        setExpiry(update, 3, touch.lastAccessed().toEpochMilli(), touch.maxInactiveMillis());
+        update.setString(4, application);
+        update.setString(5, touch.sessionId());
+        update.setString(6, nodeName);
         return update.executeUpdate() == 1 ? Outcome.WRITTEN : Outcome.CONFLICT;
     }
 

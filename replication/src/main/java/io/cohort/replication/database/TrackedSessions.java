@@ -35,6 +35,8 @@ final class TrackedSessions {
         volatile boolean needsFull;
         /** The last access time in the database as this node wrote it (epoch ms). */
         volatile long lastAccessWritten;
+        /** The inactive interval in the database as this node wrote (or loaded) it (ms; 0 or less: never expires). */
+        volatile long maxInactiveWritten;
     }
 
     private final ConcurrentMap<String, State> states = new ConcurrentHashMap<>();
@@ -61,10 +63,11 @@ final class TrackedSessions {
     }
 
     /** This node loaded (claimed) the session. */
-    void adopt(String id, long lastAccessed) {
+    void adopt(String id, long lastAccessed, long maxInactiveMillis) {
         State state = new State();
         state.committed = true;
         state.lastAccessWritten = lastAccessed;
+        state.maxInactiveWritten = maxInactiveMillis;
         states.put(id, state);
         disowned.remove(id);
         tombstones.remove(id);

@@ -130,6 +130,44 @@ class DatabaseSessionLifetimeTest {
     }
 
     @Test
+    void onShutdownASessionMadeNeverExpiringOnTheNodeThatLoadedItIsNotSweptAndIsHandedOverAtItsStop() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_SHUTDOWN, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database()) {
+            SessionRows rows = new SessionRows(database);
+            DatabaseNode a = DatabaseNode.start("a", database, settings);
+            DatabaseNode b = DatabaseNode.start("b", database, settings);
+            TestSession session = new TestSession("forever-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.access(Instant.now()).maxInactive(1_000);
+                session.set("cart", "EST-1");
+            }
+            a.stopGracefully(List.of(session)); // a rolling restart: a hands the session over
+            assertThat(b.store().load(session.id())).as("the user's next request reaches b").isPresent();
+            synchronized (session) { // the application makes it never expire ("remember me")
+                session.access(Instant.now()).maxInactive(-1);
+                b.store().requestCompleted(session);
+            }
+
+            Thread.sleep(3_000); // past the sweeper's 2 × 1 s of the interval the row was written with
+            assertThat(rows.version(session.id())).as("the row of a never-expiring session in use is not swept")
+                    .isEqualTo(1);
+            synchronized (session) {
+                session.set("cart", "EST-2");
+            }
+            b.stopGracefully(List.of(session)); // the next rolling restart
+
+            assertThat(rows.version(session.id())).as("handed over by b").isEqualTo(2);
+            DatabaseNode c = DatabaseNode.start("c", database, settings);
+            try {
+                StoredSession loaded = c.store().load(session.id()).orElseThrow();
+                assertThat(loaded.maxInactiveMillis()).as("still never expires").isLessThanOrEqualTo(0);
+            } finally {
+                c.close();
+            }
+        }
+    }
+
+    @Test
     void aRemovalWhoseDeletionFailedIsRetriedSoOtherNodesCannotLoadTheSessionAgain() throws Exception {
         var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
         try (TestDatabase database = new H2Database();

@@ -36,8 +36,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
  * cannot run the request twice: none of its body was read, and either it never reached the member
- * (the connection failed) or it is idempotent (GET, HEAD, OPTIONS, PUT, DELETE). A
- * member whose connection failed is marked down at once. A timeout is never retried (504). An
+ * (it was never on a connection: the connection failed, however the JDK reported it) or it is idempotent
+ * (GET, HEAD, OPTIONS, PUT, DELETE). A member whose connection failed is marked down at once. A timeout is
+ * never retried (504). {@code request-timeout} is the member's time ({@link MemberDeadline}): it does not run
+ * while the balancer waits for the client's body, so a slow but steady upload is not cut off, and a client that
+ * stops sending is timed out by its connection's idle timeout (408). An
  * attempt that failed because the client's body could not be read (it ended early, stalled, was
  * malformed or grew past the limit) is the client's failure: it counts against no member (no
  * error, no health change) and is not retried.
@@ -212,6 +215,14 @@ final class BalancerProxy extends ProxyHandler {
         return HttpURI.build(exchange.backend().baseUri() + exchange.target);
     }
 
+    /** Each attempt's request comes with its own {@link MemberDeadline}, which its body and its end stop. */
+    @Override
+    protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
+        org.eclipse.jetty.client.Request toMember = super.newProxyToServerRequest(request, target);
+        exchange(request).deadline = new MemberDeadline(getHttpClient().getScheduler(), config.requestTimeout().toMillis(), toMember);
+        return toMember;
+    }
+
     @Override
     protected void copyRequestHeaders(Request request, org.eclipse.jetty.client.Request toMember) {
         super.copyRequestHeaders(request, toMember);
@@ -227,7 +238,7 @@ final class BalancerProxy extends ProxyHandler {
     protected org.eclipse.jetty.client.Request.Content newProxyToServerRequestContent(Request request, Response response,
                                                                                        org.eclipse.jetty.client.Request toMember) {
         Exchange exchange = exchange(request);
-        exchange.content = new GuardedRequestContent(request, exchange.bodyDemand(request), maxBody);
+        exchange.content = new GuardedRequestContent(request, exchange.bodyDemand(request), exchange.deadline, maxBody);
         return exchange.content;
     }
 
@@ -235,11 +246,16 @@ final class BalancerProxy extends ProxyHandler {
     protected void sendProxyToServerRequest(Request request, org.eclipse.jetty.client.Request toMember, Response response,
                                             Callback callback) {
         Exchange exchange = exchange(request);
-        // a member may think for the whole request-timeout before its first byte (a slow report, a long poll):
-        // idle-timeout is for idle connections, not for an exchange under way
-        toMember.timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .idleTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+        // no HttpClient total timeout: it would count the time a client takes to upload against the member. The
+        // member's request-timeout is the exchange's MemberDeadline; a member may think for all of it before its first
+        // byte (a slow report, a long poll). A client may pause its upload for idle-timeout, which its own connection's
+        // idle timeout enforces (408). The connection to the member outlasts both, a backstop only: were it to time out
+        // first, it would abort the request while HttpClient waits for the client's body, and HttpClient completes
+        // such an abort only once that body moves again
+        toMember.idleTimeout(config.requestTimeout().toMillis() + config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .onRequestBegin(exchange::onConnection)
                 .onResponseBegin(exchange);
+        exchange.deadline.start();
         super.sendProxyToServerRequest(request, toMember, response, callback);
     }
 
@@ -300,6 +316,13 @@ final class BalancerProxy extends ProxyHandler {
             answerClientBodyFailure(exchange, response, callback, clientFailure);
             return;
         }
+        if (isTimeout(failure) && exchange.waitingForClientBody()) {
+            // the connection to the member went idle while the balancer waited for the client's body: it stalled
+            LOG.debug("{} {} to {} timed out waiting for the client's body: {}", request.getMethod(), request.getHttpURI().getPath(),
+                    backend, failure.toString());
+            answerClientBodyFailure(exchange, response, callback, failure);
+            return;
+        }
         if (exchange.clientWriteFailed() || (exchange.clientWriting() && isTimeout(failure))) {
             // the client went away while the answer streamed to it (Jetty aborts the member's answer with the
             // client's write failure), or stopped reading until the exchange timed out: no fault of the member
@@ -308,7 +331,7 @@ final class BalancerProxy extends ProxyHandler {
             return;
         }
         backend.meters().errors.increment();
-        if (Failures.neverConnected(failure)
+        if (Failures.connectFailed(exchange.reachedConnection(), failure)
                 && !backend.excuseIfLate(failure, exchange.attemptStartNanos)
                 && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
             LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
@@ -361,17 +384,17 @@ final class BalancerProxy extends ProxyHandler {
 
     /**
      * The retry rule: at most one retry, only before any answer, and only when running twice is impossible: the
-     * request is idempotent, or no connection to the member was ever made ({@link Failures#neverConnected}). Whether
-     * the head was reported written does not tell: HttpClient reports it only after the write completed, so a member
-     * can have read the whole request, and closed the connection, before that. A request whose body was read is never
-     * retried: the body cannot be read again.
+     * request is idempotent, or it never reached a connection to the member ({@link Exchange#reachedConnection}),
+     * whatever it failed with. Whether the head was reported written does not tell: HttpClient reports it only after
+     * the write completed, so a member can have read the whole request, and closed the connection, before that. A
+     * request whose body was read is never retried: the body cannot be read again.
      */
     private static boolean retryable(Exchange exchange, Response response, Throwable failure) {
         if (exchange.attempts > 1 || exchange.answered() || response.isCommitted() || isTimeout(failure)
                 || exchange.bodyTouched()) {
             return false;
         }
-        return exchange.idempotent || Failures.neverConnected(failure);
+        return exchange.idempotent || !exchange.reachedConnection();
     }
 
     private static boolean isTimeout(Throwable failure) {

@@ -5,7 +5,8 @@ import org.eclipse.jetty.client.Response;
 /**
  * One client request on its way through the balancer, across at most two attempts: where it was
  * sent, why, and how far the current attempt got (the facts the retry rule needs). Listens to the
- * member's answer to learn when it began. Fields are written by one attempt at a time.
+ * member's answer to learn when it began, and to its request to learn whether it reached a connection
+ * ({@link #onConnection}). Fields are written by one attempt at a time.
  */
 final class Exchange implements Response.BeginListener {
 
@@ -21,11 +22,14 @@ final class Exchange implements Response.BeginListener {
     /** When the current attempt was given to its member ({@link System#nanoTime}). */
     long attemptStartNanos;
     GuardedRequestContent content;
+    /** The current attempt's request-timeout, made with its request to the member. */
+    MemberDeadline deadline;
     /** The demand for the client's body that every attempt shares; made by the first attempt that sends a body. */
     private ClientBodyDemand bodyDemand;
     private volatile boolean answered;
     private volatile boolean clientWriteFailed;
     private volatile boolean clientWriting;
+    private volatile boolean onConnection;
     private boolean inFlight;
 
     Exchange(SessionRoute session, String target, boolean idempotent) {
@@ -54,7 +58,9 @@ final class Exchange implements Response.BeginListener {
         answered = false;
         clientWriteFailed = false;
         clientWriting = false;
+        onConnection = false;
         content = null;
+        deadline = null;
         inFlight = true;
         next.backend().requestStarted();
         next.backend().meters().requests.increment();
@@ -62,6 +68,9 @@ final class Exchange implements Response.BeginListener {
 
     /** The current attempt is over; idempotent. */
     void end() {
+        if (deadline != null) {
+            deadline.end();
+        }
         if (inFlight) {
             inFlight = false;
             route.backend().requestEnded();
@@ -89,6 +98,31 @@ final class Exchange implements Response.BeginListener {
      */
     boolean clientWriting() {
         return clientWriting;
+    }
+
+    /**
+     * HttpClient put the current attempt's request on a connection to its member: it fires a request's begin event
+     * only then, never for a request that fails while it waits for a connection (one that could not be made).
+     */
+    void onConnection(org.eclipse.jetty.client.Request toMember) {
+        onConnection = true;
+    }
+
+    /**
+     * Whether the current attempt's request was ever on a connection to its member. While it was not, the member
+     * cannot have received any of it, whatever the failure was and however the JDK reported it.
+     */
+    boolean reachedConnection() {
+        return onConnection;
+    }
+
+    /**
+     * Whether the current attempt waits for more of the client's body (see {@link MemberDeadline#waitingForClient}):
+     * a timeout meanwhile is the client's doing, not the member's.
+     */
+    boolean waitingForClientBody() {
+        MemberDeadline current = deadline;
+        return current != null && current.waitingForClient();
     }
 
     /** Whether the member began an answer. */

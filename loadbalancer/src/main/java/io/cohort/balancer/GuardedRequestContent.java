@@ -14,13 +14,16 @@ import org.eclipse.jetty.io.Content;
  * ({@link #readFailure}): HttpClient reads the first chunk before it sends the request head, so an
  * upload the client gives up on fails the attempt before anything was sent, and only this tells it
  * from a failed connection to the member. Its demands go through the request's {@link ClientBodyDemand}, which a
- * retry shares. Not thread-safe beyond what {@link Content.Source}
+ * retry shares, and stop the attempt's {@link MemberDeadline} until more of the body has been read (not merely until
+ * the demand is answered: the client's idle timeout answers it too, with a failure): the time the client takes to
+ * send its body is not the member's. Not thread-safe beyond what {@link Content.Source}
  * requires (one reader).
  */
 final class GuardedRequestContent implements Request.Content {
 
     private final org.eclipse.jetty.server.Request source;
     private final ClientBodyDemand demand;
+    private final MemberDeadline deadline;
     private final long limit;
     private final String contentType;
     private long bytes;
@@ -28,9 +31,10 @@ final class GuardedRequestContent implements Request.Content {
     private volatile boolean failedUpstream;
     private volatile Throwable readFailure;
 
-    GuardedRequestContent(org.eclipse.jetty.server.Request source, ClientBodyDemand demand, long limit) {
+    GuardedRequestContent(org.eclipse.jetty.server.Request source, ClientBodyDemand demand, MemberDeadline deadline, long limit) {
         this.source = source;
         this.demand = demand;
+        this.deadline = deadline;
         this.limit = limit;
         this.contentType = source.getHeaders().get(HttpHeader.CONTENT_TYPE);
     }
@@ -67,12 +71,13 @@ final class GuardedRequestContent implements Request.Content {
             return null;
         }
         touched = true;
-        if (Content.Chunk.isFailure(chunk)) {
+        if (Content.Chunk.isFailure(chunk)) { // the client failed: the time it took stays its own
             if (!failedUpstream && readFailure == null) {
                 readFailure = chunk.getFailure();
             }
             return chunk;
         }
+        deadline.clientBodyArrived();
         bytes += chunk.remaining();
         if (bytes > limit) {
             chunk.release();
@@ -86,6 +91,7 @@ final class GuardedRequestContent implements Request.Content {
 
     @Override
     public void demand(Runnable demandCallback) {
+        deadline.clientBodyAwaited();
         demand.demand(demandCallback);
     }
 

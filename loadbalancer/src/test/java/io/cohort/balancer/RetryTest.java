@@ -138,6 +138,42 @@ class RetryTest {
         }
     }
 
+    /**
+     * A member whose network is unreachable (ENETUNREACH: a plain {@link java.net.SocketException}, not a
+     * {@link java.net.ConnectException}) was never sent anything either: its POST is retried with its body, and it is
+     * marked down, as after a refused connection.
+     */
+    @Test
+    void aPostToAMemberOnAnUnreachableNetworkWasNeverSentAndIsRetriedWithItsBody() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.urlMembers = Map.of("n9", TestBalancer.unreachableNetworkUrl());
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            HttpResponse<String> response = lb.post("/shop/order", "item=EST-4&quantity=2", "Cookie", "JSESSIONID=node0zz.n9");
+
+            Backend n9 = lb.backend("n9");
+            assertThat(n9.meters().requests.count()).as("attempts sent to n9, its owner").isEqualTo(1);
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(response.body()).isEqualTo("n1:item=EST-4&quantity=2");
+            assertThat(n9.meters().retries.count()).isEqualTo(1);
+            assertThat(n9.isUp()).as("marked down by the failed connection").isFalse();
+        }
+    }
+
+    @Test
+    void aMemberOnAnUnreachableNetworkIsMarkedDownByItsFailedConnection() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.urlMembers = Map.of("n9", TestBalancer.unreachableNetworkUrl());
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1"))) {
+            HttpResponse<String> response = lb.get("/shop/", "Cookie", "JSESSIONID=node0zz.n9");
+
+            Backend n9 = lb.backend("n9");
+            assertThat(n9.meters().requests.count()).as("attempts sent to n9, its owner").isEqualTo(1);
+            assertThat(n9.isUp()).as("marked down by the failed connection").isFalse();
+            assertThat(response.statusCode()).isEqualTo(200);
+            assertThat(routedTo(response)).isEqualTo("n1");
+        }
+    }
+
     @Test
     void aPutWithAChunkedBodyIsRetriedWhenTheConnectionIsRefused() throws Exception {
         TestBalancer.Settings settings = new TestBalancer.Settings();

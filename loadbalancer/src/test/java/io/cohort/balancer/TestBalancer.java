@@ -7,7 +7,13 @@ import io.cohort.config.DataSize;
 import io.cohort.config.HealthCheckConfig;
 import io.cohort.config.Policy;
 import io.cohort.net.PresetPorts;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -57,6 +63,8 @@ final class TestBalancer implements AutoCloseable {
         Map<String, Integer> deadMembers = Map.of();
         /** Extra members that a test serves from its own socket: name to that socket's loopback port. */
         Map<String, Integer> socketMembers = Map.of();
+        /** Extra members at an address of the test's choosing: name to the member's url. */
+        Map<String, URI> urlMembers = Map.of();
         /** Proxies in front of the balancer whose forwarding headers it believes. */
         List<String> trustedProxies = List.of();
         ClientLimitsConfig clientLimits = ClientLimitsConfig.DEFAULT;
@@ -70,6 +78,7 @@ final class TestBalancer implements AutoCloseable {
         }
         settings.deadMembers.forEach((name, port) -> members.add(portMember(name, port)));
         settings.socketMembers.forEach((name, port) -> members.add(portMember(name, port)));
+        settings.urlMembers.forEach((name, url) -> members.add(new BalancerMember(name, "elsewhere", url, url.resolve("/health"), 1)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, settings.idleTimeout,
                 settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, settings.clientLimits, members, settings.weights,
@@ -95,6 +104,26 @@ final class TestBalancer implements AutoCloseable {
      */
     static int deadPort() throws IOException {
         return PresetPorts.one();
+    }
+
+    /**
+     * A member url on a network this machine cannot reach: connecting to it fails at once with {@code ENETUNREACH},
+     * which the JDK reports on Linux as a plain {@link SocketException} ("Network is unreachable"), no
+     * {@link java.net.ConnectException} or {@link java.net.NoRouteToHostException}. The kernel refuses a TCP connection
+     * to a multicast group that way whatever the routing table holds, before any packet leaves (a documentation
+     * address such as 2001:db8::1 is sent to the default route when there is one, and this machine may have one). Asserts
+     * that a plain connect really fails so, so that a test using it cannot pass for another reason.
+     */
+    static URI unreachableNetworkUrl() throws IOException {
+        InetSocketAddress group = new InetSocketAddress(InetAddress.getByName("224.0.0.1"), 80);
+        try (Socket socket = new Socket()) {
+            socket.connect(group, 2_000);
+            throw new AssertionError("a connection to " + group + " was made; this test needs a network that is unreachable");
+        } catch (SocketException unreachable) {
+            assertThat(unreachable).as("connecting to " + group).isExactlyInstanceOf(SocketException.class)
+                    .hasMessageContaining("Network is unreachable");
+        }
+        return URI.create("http://224.0.0.1:80");
     }
 
     HttpResponse<String> get(String path, String... headers) throws IOException, InterruptedException {

@@ -188,6 +188,7 @@ public final class CohortNode implements AutoCloseable {
             return node;
         } catch (Exception e) {
             node.stop();
+            node.release(); // what the start began after a stop that overtook it
             throw e;
         }
     }
@@ -200,7 +201,8 @@ public final class CohortNode implements AutoCloseable {
         self = new Member(name, name, config.node().host(), uri(httpConnector),
                 adminConnector.map(CohortNode::uri).orElse(URI.create("http://unavailable:0")));
         localStores = new LocalSessionStoreFactory(self);
-        replicatingStores = startReplication();
+        replicatingStores = startReplication(); // joins the cluster: can take seconds, in which a stop can come
+        ensureStarting();
 
         Path work = config.node().workDir().resolve(name);
         ApplicationStoreBinder binder = new ApplicationStoreBinder(config, localStores, replicatingStores,
@@ -214,6 +216,7 @@ public final class CohortNode implements AutoCloseable {
         // the watcher takes its first look before the WARs found are deployed (which takes seconds): a WAR copied in
         // meanwhile is then a change it reports, not part of what it took as already there
         watcher.start();
+        ensureStarting();
         watcher.deployExisting();
         acceptHttp();
         LOG.info("Node {} (host {}) serving at {}, admin at {}, applications {}", name, self.host(),
@@ -221,14 +224,19 @@ public final class CohortNode implements AutoCloseable {
                 deployer.applications().stream().map(ApplicationInfo::contextPath).toList());
     }
 
+    /** Fails the start if {@link #stop} ran meanwhile (the start's failure path then releases what it began). */
+    private synchronized void ensureStarting() {
+        if (state != NodeState.STARTING) {
+            throw new IllegalStateException("node " + config.node().name() + " was stopped while it started");
+        }
+    }
+
     /**
      * Starts accepting on the HTTP port and reports UP, unless {@link #stop} ran during the start: then the port
      * stays closed and the start fails.
      */
     private synchronized void acceptHttp() throws Exception {
-        if (state != NodeState.STARTING) {
-            throw new IllegalStateException("node " + config.node().name() + " was stopped while it started");
-        }
+        ensureStarting();
         server.addConnector(httpConnector);
         httpConnector.start();
         state = NodeState.UP;
@@ -304,17 +312,33 @@ public final class CohortNode implements AutoCloseable {
         }
         state = NodeState.DRAINING;
         LOG.info("Node {} stopping (graceful, at most {})", config.node().name(), config.node().gracefulStop());
-        quietly("hot deployment", () -> { if (watcher != null) watcher.stop(); });
-        quietly("server", server::stop);
-        quietly("HTTP port", httpConnector::close); // bound but never accepting when the start did not finish
-        quietly("applications", () -> { if (deployer != null) deployer.stopAll(); });
-        quietly("replication", () -> replicatingStores.ifPresent(SessionStoreFactory::close));
-        quietly("local sessions", () -> { if (localStores != null) localStores.close(); });
-        quietly("data sources", () -> { if (dataSources != null) dataSources.close(); });
+        release();
         quietly("metrics", metrics::close);
         state = NodeState.STOPPED;
         stopped.countDown();
         LOG.info("Node {} stopped", config.node().name());
+    }
+
+    /**
+     * Stops and forgets each part of the node that runs, in order; a part already released is skipped, so a start
+     * that a stop overtook can release what it began after the stop.
+     */
+    private synchronized void release() {
+        WarDirectoryWatcher scanning = watcher;
+        watcher = null;
+        quietly("hot deployment", () -> { if (scanning != null) scanning.stop(); });
+        quietly("server", server::stop);
+        quietly("HTTP port", httpConnector::close); // bound but never accepting when the start did not finish
+        quietly("applications", () -> { if (deployer != null) deployer.stopAll(); });
+        Optional<SessionStoreFactory> replicating = replicatingStores;
+        replicatingStores = Optional.empty();
+        quietly("replication", () -> replicating.ifPresent(SessionStoreFactory::close));
+        LocalSessionStoreFactory local = localStores;
+        localStores = null;
+        quietly("local sessions", () -> { if (local != null) local.close(); });
+        DataSourceRegistry registry = dataSources;
+        dataSources = null;
+        quietly("data sources", () -> { if (registry != null) registry.close(); });
     }
 
     /** Blocks until the node has stopped. */

@@ -52,7 +52,13 @@ final class TestNode implements AutoCloseable {
 
     /** A node without a cluster on the given HTTP and admin ports (for tests that reach it while it starts). */
     static TestNode startOnPorts(Path home, String name, int httpPort, int adminPort) throws Exception {
-        return start(home, name, httpPort, "", "port=\"" + adminPort + "\"", "", List.of());
+        return startOnPorts(home, name, httpPort, adminPort, "", List.of());
+    }
+
+    /** A node on the given HTTP and admin ports, with a cluster. */
+    static TestNode startOnPorts(Path home, String name, int httpPort, int adminPort, String clusterXml,
+            List<SessionStoreProvider> providers) throws Exception {
+        return start(home, name, httpPort, "", "port=\"" + adminPort + "\"", clusterXml, providers);
     }
 
     private static TestNode start(Path home, String name, String nodeAttributes, String adminAttributes, String clusterXml,

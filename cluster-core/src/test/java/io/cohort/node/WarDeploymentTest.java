@@ -243,6 +243,71 @@ class WarDeploymentTest {
                 .isInstanceOf(java.net.ConnectException.class);
     }
 
+    @Test
+    void aNodeStoppedWhileItJoinsItsClusterReleasesWhatItStartsAfterTheStop(@TempDir Path otherHome) throws Exception {
+        java.util.concurrent.CountDownLatch joining = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch joined = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+        SingleNodeStoreProvider slowToJoin = new SingleNodeStoreProvider() {
+            @Override
+            io.cohort.session.SessionStore newStore(String application) {
+                throw new AssertionError("no application is deployed by a stopped node");
+            }
+
+            @Override
+            public io.cohort.session.SessionStoreFactory start(io.cohort.config.CohortConfig config,
+                    io.cohort.cluster.Member self, io.micrometer.core.instrument.MeterRegistry meters) {
+                io.cohort.session.SessionStoreFactory factory = super.start(config, self, meters);
+                joining.countDown();
+                try {
+                    joined.await(30, TimeUnit.SECONDS); // joining the cluster takes a while
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return new io.cohort.session.SessionStoreFactory() {
+                    @Override
+                    public io.cohort.session.SessionStore newStore(String application) {
+                        return factory.newStore(application);
+                    }
+
+                    @Override
+                    public io.cohort.cluster.ClusterView clusterView() {
+                        return factory.clusterView();
+                    }
+
+                    @Override
+                    public void close() {
+                        closed.countDown();
+                    }
+                };
+            }
+        };
+        Files.createDirectories(otherHome.resolve("webapps"));
+        TestWars.write(otherHome.resolve("webapps/app.war"), "v1", true);
+        int adminPort = freePort();
+        java.util.concurrent.CompletableFuture<TestNode> starting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return TestNode.startOnPorts(otherHome, "n2", freePort(), adminPort,
+                        "<cluster name=\"slow\"><protocol><peer/></protocol></cluster>", java.util.List.of(slowToJoin));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        try {
+            assertThat(joining.await(30, TimeUnit.SECONDS)).as("the node joins its cluster").isTrue();
+            HttpResponse<String> stop = node.send(java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + adminPort + "/admin/stop"))
+                    .header("Authorization", "Bearer " + TestNode.TOKEN).POST(java.net.http.HttpRequest.BodyPublishers.noBody()));
+            assertThat(stop.statusCode()).isEqualTo(202);
+            Thread.sleep(500); // the stop has run (there was nothing of the cluster to stop yet)
+        } finally {
+            joined.countDown();
+        }
+
+        assertThatThrownBy(() -> starting.get(30, TimeUnit.SECONDS)).hasStackTraceContaining("was stopped while it started");
+        assertThat(closed.await(10, TimeUnit.SECONDS)).as("the replication it joined after the stop was left").isTrue();
+    }
+
     private static int freePort() throws java.io.IOException {
         try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return free.getLocalPort();
@@ -351,6 +416,89 @@ class WarDeploymentTest {
         assertThat(answer.body()).contains("cart=EST-1").contains("step=2");
         assertThat(answer.headers().allValues("Set-Cookie")).as("no new session").noneMatch(c -> c.startsWith("JSESSIONID="));
         assertThat(held.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+    }
+
+    @Test
+    void aRequestWaitingForASessionWhoseIdTheReplacedVersionChangesGoesOnWhenThatRequestEnds() throws Exception {
+        String sessionCookie = sessionWithCart();
+        Path signOnEnds = home.resolve("sign-on-ends");
+        Path otherEnds = home.resolve("other-ends");
+        // the user's sign-on (a new session id), and another user's long request that keeps the old version draining
+        var signOn = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?changeId=1&until="
+                        + java.net.URLEncoder.encode(signOnEnds.toString(), java.nio.charset.StandardCharsets.UTF_8)))
+                .header("Cookie", sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        var other = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?until="
+                        + java.net.URLEncoder.encode(otherEnds.toString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        awaitActiveRequests(2);
+        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
+        awaitBody("/app/version", body -> body.equals("v2"));
+        try {
+            var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return sessionWithCookie(sessionCookie); // a second tab, still with the old id
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(during).as("waits for the old version's request of the session").isNotDone();
+
+            Instant released = Instant.now();
+            Files.createFile(signOnEnds);
+            during.get(20, TimeUnit.SECONDS);
+            // the old version still drains (the other request) until its drain timeout (graceful-stop, 5 s)
+            assertThat(Duration.between(released, Instant.now())).as("answered once the sign-on ended")
+                    .isLessThan(Duration.ofSeconds(3));
+            HttpResponse<String> signedOn = signOn.get(10, TimeUnit.SECONDS);
+            String newCookie = signedOn.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+            assertThat(newCookie).isNotEqualTo(sessionCookie);
+            assertThat(sessionWithCookie(newCookie).body()).as("the session under its new id").contains("cart=EST-1");
+        } finally {
+            Files.createFile(otherEnds);
+        }
+        assertThat(other.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+    }
+
+    @Test
+    void aRequestWaitingForASessionThatTheReplacedVersionsRequestSignsOffGoesOnWhenThatRequestEnds() throws Exception {
+        String sessionCookie = sessionWithCart();
+        Path signOffEnds = home.resolve("sign-off-ends");
+        Path otherEnds = home.resolve("other-ends");
+        // the user's sign-off, and another user's long request that keeps the old version draining after it
+        var signOff = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?invalidate=1&until="
+                        + java.net.URLEncoder.encode(signOffEnds.toString(), java.nio.charset.StandardCharsets.UTF_8)))
+                .header("Cookie", sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        var other = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?until="
+                        + java.net.URLEncoder.encode(otherEnds.toString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        awaitActiveRequests(2);
+        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
+        awaitBody("/app/version", body -> body.equals("v2"));
+        try {
+            var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return sessionWithCookie(sessionCookie);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            assertThat(during).as("waits for the old version's request of the session").isNotDone();
+
+            Instant released = Instant.now();
+            Files.createFile(signOffEnds);
+            HttpResponse<String> answer = during.get(20, TimeUnit.SECONDS);
+            // the old version still drains (the other request) until its drain timeout (graceful-stop, 5 s)
+            assertThat(Duration.between(released, Instant.now())).as("answered once the sign-off ended")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(answer.body()).doesNotContain("cart=EST-1");
+            assertThat(answer.headers().allValues("Set-Cookie")).as("a new session").anyMatch(c -> c.startsWith("JSESSIONID="));
+            assertThat(signOff.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+        } finally {
+            Files.createFile(otherEnds);
+        }
+        assertThat(other.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
     }
 
     @Test

@@ -40,6 +40,9 @@ public class SlowServlet extends HttpServlet {
         if (request.getParameter("invalidate") != null && request.getSession(false) != null) {
             request.getSession(false).invalidate();
         }
+        if (request.getParameter("changeId") != null && request.getSession(false) != null) {
+            request.changeSessionId(); // a sign-on
+        }
         response.setContentType("text/plain");
         response.getWriter().print(outcome);
     }

@@ -209,10 +209,6 @@ public final class ApplicationDeployer {
         deleteQuietly(staging);
     }
 
-    /**
-     * Whether the version holds the session with this id (without route) in memory, or held it when it began to hand
-     * its sessions over: until the hand-over is done the store may not have the session's latest state.
-     */
     /** The version {@code app} as the gate of the version replacing it sees it. */
     private static HandoverGate.Predecessor predecessor(DeployedApplication app) {
         return new HandoverGate.Predecessor() {
@@ -230,6 +226,10 @@ public final class ApplicationDeployer {
         };
     }
 
+    /**
+     * Whether the version holds the session with this id (without route) in memory, or held it when it began to hand
+     * its sessions over: until the hand-over is done the store may not have the session's latest state.
+     */
     private static boolean holds(DeployedApplication app, String sessionId) {
         try {
             SessionCache cache = app.context().getSessionHandler().getSessionCache();
@@ -245,6 +245,10 @@ public final class ApplicationDeployer {
         if (out != null) {
             contexts.unmanage(out.handler()); // we stop it ourselves, after it drained
             handlers.remove(out.handler());
+            // while it drains, its sessions stay known to the server's session id manager, which finds them through
+            // the server's beans: a sign-on (new id) or sign-off (invalidation) in one of its last requests must reach
+            // them; removed once it stopped (retire)
+            server.addBean(out.handler(), true);
         }
         if (in != null) {
             handlers.add(in.handler());
@@ -270,6 +274,7 @@ public final class ApplicationDeployer {
         } catch (Exception e) {
             LOG.warn("{}: stopping failed: {}", app.name(), e.toString());
         }
+        server.removeBean(app.handler());
         deleteQuietly(app.staging());
     }
 

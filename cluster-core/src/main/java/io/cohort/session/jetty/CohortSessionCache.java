@@ -212,13 +212,23 @@ public final class CohortSessionCache extends DefaultSessionCache {
         }
     }
 
-    /** During the shutdown, also remembers the id: the session is dropped once the store has been given it. */
+    /**
+     * During the shutdown, also remembers the id: the session is dropped once the store has been given it. Before it, a
+     * hand-over still waiting for a request of the session to end is over: the session got a new id or was evicted
+     * (the new version's request then finds it gone, as it is).
+     */
     @Override
     public ManagedSession doDelete(String id) {
         if (shuttingDown && id != null) {
             handedToStore.add(id);
         }
-        return super.doDelete(id);
+        ManagedSession deleted = super.doDelete(id);
+        // not during the shutdown: the store may still be writing what it was given (the gate waits for the stop)
+        CompletableFuture<Void> waiting = id == null || shuttingDown ? null : handOverOnRelease.remove(id);
+        if (waiting != null) {
+            waiting.complete(null);
+        }
+        return deleted;
     }
 
     /**
@@ -257,7 +267,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
                     adapter.requestEndedUnchanged(data);
                 }
             }
-            CompletableFuture<Void> handOver = session.getRequests() == 0 ? handOverOnRelease.remove(session.getId()) : null;
+            // Jetty leaves an invalidated session's request count as it is: there is nothing left to hand over
+            boolean last = session.getRequests() == 0 || !session.isValid();
+            CompletableFuture<Void> handOver = last ? handOverOnRelease.remove(session.getId()) : null;
             if (handOver != null) {
                 handOverNow(session).whenComplete((done, failure) -> complete(handOver, failure));
             }
@@ -306,9 +318,12 @@ public final class CohortSessionCache extends DefaultSessionCache {
         if (!session.isValid() || !session.isResident() || !(session.getSessionData() instanceof TrackedSessionData data)) {
             return CompletableFuture.completedFuture(null); // invalidated or gone: there is nothing to hand over
         }
+        // as at a stop, the session's activation listeners hear that it will passivate before it is serialized
+        _context.run(session::onSessionPassivation);
         Optional<CompletionStage<Void>> taken = adapter.handOver(data);
-        if (taken.isEmpty()) {
-            return new CompletableFuture<>(); // the store takes sessions only at the stop: it stays here until then
+        if (taken.isEmpty()) { // the store takes sessions only at the stop: the session stays here until then
+            _context.run(session::onSessionActivation);
+            return new CompletableFuture<>();
         }
         CompletionStage<Void> stored = taken.get();
         data.markEvicted();

@@ -55,7 +55,9 @@ final class TrackedSessionData extends SessionData implements LiveSession {
             return null;
         }
         changed.add(name);
-        if (!removed && !invalidating()) {
+        // not once it left this node's memory (another node took it over, or a redeploy's new version has it): a
+        // change through a reference kept meanwhile would make this node send a copy over the new owner's
+        if (!removed && !evicted && !invalidating()) {
             events.attributeChanged(this, name);
         }
         return old;
@@ -101,7 +103,7 @@ final class TrackedSessionData extends SessionData implements LiveSession {
         removed = true;
     }
 
-    /** The cache dropped the session from memory, valid, because another node took it over. */
+    /** The cache dropped the session from memory, valid: another node took it over, or a new version has it. */
     void markEvicted() {
         evicted = true;
     }

@@ -157,16 +157,21 @@ public final class ReplicatingSessionStore implements SessionStore {
 
     @Override
     public void shuttingDown(LiveSession session) {
-        handOverNow(session);
+        handOverNow(session, false);
     }
 
-    /** As {@link #shuttingDown}; the stage is the hand-over's acknowledgement, which {@link #stop} also awaits. */
+    /**
+     * As {@link #shuttingDown}, but always with a full copy: earlier changes of the session may still wait in its
+     * send lane (a stop waits for the lanes first, this does not), and the full copy, queued behind them, is
+     * acknowledged only once they are written too, and holds them anyway. The stage is that acknowledgement, which
+     * {@link #stop} also awaits.
+     */
     @Override
     public Optional<CompletionStage<Void>> handOver(LiveSession session) {
-        return Optional.of(handOverNow(session));
+        return Optional.of(handOverNow(session, true));
     }
 
-    private CompletionStage<Void> handOverNow(LiveSession session) {
+    private CompletionStage<Void> handOverNow(LiveSession session, boolean full) {
         Running r = running;
         if (r == null) {
             return CompletableFuture.completedFuture(null);
@@ -174,7 +179,7 @@ public final class ReplicatingSessionStore implements SessionStore {
         CompletableFuture<Void> acknowledged = new CompletableFuture<>();
         guarded(r, session.id(), () -> {
             try {
-                boolean everything = r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
+                boolean everything = full || r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
                 Optional<SessionChange> change = r.snapshots().take(session, everything);
                 if (change.isPresent()) {
                     Dispatch dispatch = r.transport().prepare(change.get(), true);

@@ -241,4 +241,26 @@ class ReplicatingSessionStoreTest {
             out.defaultWriteObject();
         }
     }
+
+    @Test
+    void anEarlyHandOverSendsAFullAcknowledgedCopyEvenWhenNothingChangedSinceTheLastChange() throws Exception {
+        // the last change may still wait in the session's send lane: the hand-over goes behind it, complete, and is
+        // acknowledged only once it is written, so a redeploy's new version never loads an older copy
+        start(Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT);
+        TestSession s = session();
+        store.created(s);
+        set(s, "a", 1);
+        set(s, "b", 2);
+        store.requestCompleted(s);
+        int before = transport.changes.size();
+
+        var handedOver = store.handOver(s).orElseThrow().toCompletableFuture();
+
+        assertThat(transport.changes).hasSize(before + 1);
+        assertThat(transport.changes.get(before).kind()).isEqualTo(ChangeKind.FULL);
+        assertThat(transport.changes.get(before).values()).containsOnlyKeys("a", "b");
+        assertThat(transport.acknowledged.get(before)).isTrue();
+        handedOver.get(5, TimeUnit.SECONDS);
+        assertThat(transport.tracks("s1")).as("the session is no longer this version's").isFalse();
+    }
 }

@@ -215,12 +215,24 @@ final class BalancerProxy extends ProxyHandler {
         return HttpURI.build(exchange.backend().baseUri() + exchange.target);
     }
 
-    /** Each attempt's request comes with its own {@link MemberDeadline}, which its body and its end stop. */
+    /**
+     * Each attempt of a request with a body comes with its own {@link MemberDeadline}, which waiting for the body
+     * stops; a request without one (most of them) has HttpClient's own total timeout, which costs less.
+     */
     @Override
     protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
         org.eclipse.jetty.client.Request toMember = super.newProxyToServerRequest(request, target);
-        exchange(request).deadline = new MemberDeadline(getHttpClient().getScheduler(), config.requestTimeout().toMillis(), toMember);
+        if (hasBody(request)) {
+            exchange(request).deadline = new MemberDeadline(getHttpClient().getScheduler(), config.requestTimeout().toMillis(),
+                    toMember);
+        }
         return toMember;
+    }
+
+    /** As Jetty's proxy decides whether a request has a body to send. */
+    private static boolean hasBody(Request request) {
+        long length = request.getLength();
+        return length > 0 || length < 0 && request.getHeaders().get(HttpHeader.TRANSFER_ENCODING) != null;
     }
 
     @Override
@@ -246,16 +258,20 @@ final class BalancerProxy extends ProxyHandler {
     protected void sendProxyToServerRequest(Request request, org.eclipse.jetty.client.Request toMember, Response response,
                                             Callback callback) {
         Exchange exchange = exchange(request);
-        // no HttpClient total timeout: it would count the time a client takes to upload against the member. The
-        // member's request-timeout is the exchange's MemberDeadline; a member may think for all of it before its first
-        // byte (a slow report, a long poll). A client may pause its upload for idle-timeout, which its own connection's
-        // idle timeout enforces (408). The connection to the member outlasts both, a backstop only: were it to time out
-        // first, it would abort the request while HttpClient waits for the client's body, and HttpClient completes
-        // such an abort only once that body moves again
-        toMember.idleTimeout(config.requestTimeout().toMillis() + config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .onRequestBegin(exchange::onConnection)
-                .onResponseBegin(exchange);
-        exchange.deadline.start();
+        // a member may think for all of request-timeout before its first byte (a slow report, a long poll). With a
+        // body, no HttpClient total timeout: it would count the time a client takes to upload against the member.
+        // The member's request-timeout is then the exchange's MemberDeadline, and a client may pause its upload for
+        // idle-timeout, which its own connection's idle timeout enforces (408). The connection to the member outlasts
+        // both, a backstop only: were it to time out first, it would abort the request while HttpClient waits for
+        // the client's body, and HttpClient completes such an abort only once that body moves again
+        toMember.onRequestBegin(exchange::onConnection).onResponseBegin(exchange);
+        if (exchange.deadline != null) {
+            toMember.idleTimeout(config.requestTimeout().toMillis() + config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            exchange.deadline.start();
+        } else {
+            toMember.timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                    .idleTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        }
         super.sendProxyToServerRequest(request, toMember, response, callback);
     }
 
@@ -331,10 +347,19 @@ final class BalancerProxy extends ProxyHandler {
             return;
         }
         backend.meters().errors.increment();
-        if (Failures.connectFailed(exchange.reachedConnection(), failure)
-                && !backend.excuseIfLate(failure, exchange.attemptStartNanos)
-                && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
-            LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
+        switch (Failures.connectFailure(exchange.reachedConnection(), failure, getHttpClient().isRunning())) {
+            case MEMBER_UNREACHABLE -> {
+                if (!backend.excuseIfLate(failure, exchange.attemptStartNanos)
+                        && backend.health().connectFailed() == HealthState.Change.WENT_DOWN) {
+                    LOG.warn("Balancer {} is down (connection failed: {})", backend.logName(), failure.toString());
+                }
+            }
+            case UNCERTAIN -> {
+                if (backend.health().checkFailed() == HealthState.Change.WENT_DOWN) {
+                    LOG.warn("Balancer {} is down (connections failed: {})", backend.logName(), failure.toString());
+                }
+            }
+            case NONE -> { }
         }
         if (retryable(exchange, response, failure)) {
             Router.Route next = router.route(exchange.session, backend);

@@ -1,6 +1,12 @@
 package io.cohort.balancer;
 
 import java.io.IOException;
+import java.net.BindException;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.nio.channels.ClosedChannelException;
 
 /** What a failure of an exchange or a health check was, from its chain of causes. */
 final class Failures {
@@ -8,22 +14,42 @@ final class Failures {
     private Failures() {
     }
 
+    /** What a failed attempt tells of its member's reachability. */
+    enum ConnectFailure {
+        /** The attempt was on a connection, or failed for the balancer's own reasons: nothing about the member. */
+        NONE,
+        /** No connection could be made: refused, no route, an unknown host, the connect timeout. Down at once. */
+        MEMBER_UNREACHABLE,
+        /**
+         * No connection was made, for another I/O reason ({@code ENETUNREACH} and {@code EHOSTDOWN} arrive as a plain
+         * {@link java.net.SocketException}, but so does the balancer running out of file descriptors): counted as a
+         * failed health check, so repeated ones take the member down after {@code fall}.
+         */
+        UNCERTAIN
+    }
+
     /**
-     * Whether an attempt failed because no connection to its member could be made: its request never reached a
-     * connection ({@code reachedConnection} false: see {@link Exchange#reachedConnection}), so the member received
-     * nothing, and the failure is an I/O error. Whether a connection was made is known from HttpClient's events, not
-     * from the exception: the JDK reports a failed connect as whatever class the errno maps to ({@code ECONNREFUSED} a
-     * {@link java.net.ConnectException}, {@code EHOSTUNREACH} a {@link java.net.NoRouteToHostException},
-     * {@code ENETUNREACH} or {@code EHOSTDOWN} a plain {@link java.net.SocketException}), besides an unknown host, Jetty's
-     * connect timeout (a {@link java.net.SocketTimeoutException}) or a failed TLS handshake; a list of classes misses
-     * some. All of them are {@link IOException}s, and that one test of the type remains because HttpClient also fails
-     * a request that waits for a connection for reasons that say nothing about the member: its own timeout ran out
-     * ({@link java.util.concurrent.TimeoutException}), its queue was full or it is stopping
-     * ({@link java.util.concurrent.RejectedExecutionException}). A connection that broke, even before the request's
-     * head was reported written, is not a failed connection: the member may have read the whole request.
+     * What a failed attempt says about its member. Whether a connection was made is known from HttpClient's events
+     * ({@code reachedConnection}: see {@link Exchange#reachedConnection}), not from the exception, since the JDK
+     * reports a failed connect as whatever class the errno maps to. A request that never reached a connection failed
+     * to connect if the failure is an I/O error, except those of the balancer itself: its HttpClient is stopping
+     * ({@code clientRunning} false, queued requests fail with a {@link java.nio.channels.ClosedChannelException}), or
+     * it has no local port left ({@link java.net.BindException}). HttpClient's own timeout and a full queue
+     * ({@link java.util.concurrent.TimeoutException}, {@link java.util.concurrent.RejectedExecutionException}) are no
+     * I/O errors. A connection that broke, even before the request's head was reported written, is not a failed
+     * connection: the member may have read the whole request. (A failed TLS handshake happens on a connection, after
+     * the request began: it is not a failed connect either.)
      */
-    static boolean connectFailed(boolean reachedConnection, Throwable failure) {
-        return !reachedConnection && causedBy(failure, IOException.class);
+    static ConnectFailure connectFailure(boolean reachedConnection, Throwable failure, boolean clientRunning) {
+        if (reachedConnection || !clientRunning || !causedBy(failure, IOException.class)
+                || causedBy(failure, ClosedChannelException.class, BindException.class)) {
+            return ConnectFailure.NONE;
+        }
+        if (causedBy(failure, ConnectException.class, NoRouteToHostException.class, UnknownHostException.class,
+                SocketTimeoutException.class)) {
+            return ConnectFailure.MEMBER_UNREACHABLE;
+        }
+        return ConnectFailure.UNCERTAIN;
     }
 
     /** Whether {@code failure} or one of its causes is an instance of one of {@code kinds}. */

@@ -53,6 +53,7 @@ final class MessageRouter implements Inbox {
     /** The kinds of rejection already logged at warning level (each kind once: a clock step is not hidden by garbage). */
     private final Set<String> rejectionsLogged = ConcurrentHashMap.newKeySet();
     private final Function<View, Void> onView;
+    private final KnownApplications known;
 
     MessageRouter(GroupContext group, MessageCodec codec, Map<String, GroupSessionTransport> applications,
             MeterRegistry meters, Function<View, Void> onView) {
@@ -63,6 +64,7 @@ final class MessageRouter implements Inbox {
         this.received = new ReceivedMeters(meters);
         this.rejected = ReplicationMetrics.rejected(meters);
         this.onView = onView;
+        this.known = new KnownApplications(applications::containsKey, KnownApplications.DEFAULT_LIMIT);
     }
 
     @Override
@@ -116,6 +118,12 @@ final class MessageRouter implements Inbox {
     }
 
     private void route(Address from, ReplicationMessage message, int length) {
+        String application = applicationOf(message);
+        if (application != null && !known.admit(application)) {
+            reject(from, "names more applications than a member keeps apart (" + KnownApplications.DEFAULT_LIMIT
+                    + " besides its own): " + application);
+            return;
+        }
         String sender = group.membership().nameOf(from);
         if (message instanceof Hello hello) {
             if (group.membership().greeted(from, hello.member())) {
@@ -203,6 +211,26 @@ final class MessageRouter implements Inbox {
             return;
         }
         acknowledge(from, update.correlation());
+    }
+
+    /** The application a message is about, or null for one about no application. */
+    private static String applicationOf(ReplicationMessage message) {
+        if (message instanceof SessionUpdate m) {
+            return m.application();
+        } else if (message instanceof SessionRemoved m) {
+            return m.application();
+        } else if (message instanceof ReleaseCopy m) {
+            return m.application();
+        } else if (message instanceof Touch m) {
+            return m.application();
+        } else if (message instanceof FullCopyRequest m) {
+            return m.application();
+        } else if (message instanceof Lookup m) {
+            return m.application();
+        } else if (message instanceof TakenOver m) {
+            return m.application();
+        }
+        return null;
     }
 
     private void answerLookup(Address from, Lookup lookup) {

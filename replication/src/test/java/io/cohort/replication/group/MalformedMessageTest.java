@@ -49,6 +49,29 @@ class MalformedMessageTest {
     }
 
     @Test
+    void aMemberNamingEverMoreApplicationsCannotMakeAnotherKeepStateForAllOfThem() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember sender = members.get(0);
+            TestMember receiver = members.get(1);
+            int names = KnownApplications.DEFAULT_LIMIT + 44;
+            for (int i = 0; i < names; i++) { // well-formed, sealed: what a faulty member of the group could send
+                GroupFaults.sendRaw(sender, receiver, CODEC.encode(new SessionUpdate("app-" + i, 0, new SessionChange(
+                        "4d1f0c2a9b8e4f6a8c7d5e3f2a1b0c9d", 1, ChangeKind.FULL, Instant.EPOCH, Instant.EPOCH, 0,
+                        Map.of("a", new byte[] {1}), Set.of()))));
+            }
+
+            Await.until("the names past the bound rejected", () -> receiver.rejectedMessages() == 44);
+            long applicationsCounted = receiver.meters().find(io.cohort.replication.engine.ReplicationMetrics.CHANGES)
+                    .tag("direction", io.cohort.replication.engine.ReplicationMetrics.RECEIVED).counters().stream()
+                    .map(counter -> counter.getId().getTag("app")).distinct().count();
+            assertThat(applicationsCounted).isLessThanOrEqualTo(KnownApplications.DEFAULT_LIMIT + 1);
+            ShopVisit visit = new ShopVisit(sender).request(Map.of("still", "working"));
+            Await.until("its own application still replicates", () -> receiver.backupVersion(visit.id()) == visit.version());
+        }
+    }
+
+    @Test
     void aConnectionAnnouncingAnOversizedMessageIsClosedBeforeAnyBufferIsTakenForIt() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
             TestMember member = group.startMembers(1).get(0);

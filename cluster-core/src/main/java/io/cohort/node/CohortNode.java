@@ -197,10 +197,12 @@ public final class CohortNode implements AutoCloseable {
         String name = config.node().name();
         dataSources = new DataSourceRegistry(server, name, config.dataSources());
         httpConnector.open(); // bound, so its port is known; accepting waits for the applications (class comment)
+        ensureStarting();
         server.start();
         self = new Member(name, name, config.node().host(), uri(httpConnector),
                 adminConnector.map(CohortNode::uri).orElse(URI.create("http://unavailable:0")));
         localStores = new LocalSessionStoreFactory(self);
+        ensureStarting();
         replicatingStores = startReplication(); // joins the cluster: can take seconds, in which a stop can come
         ensureStarting();
 
@@ -212,16 +214,21 @@ public final class CohortNode implements AutoCloseable {
                 config.node().gracefulStop(), Clock.systemUTC());
         cleanStaging(work.resolve("apps"));
         removeInterruptedUploads(config.node().webapps());
-        watcher = new WarDirectoryWatcher(config.node().webapps(), deployer, config.node().scanInterval());
         // the watcher takes its first look before the WARs found are deployed (which takes seconds): a WAR copied in
         // meanwhile is then a change it reports, not part of what it took as already there
-        watcher.start();
-        ensureStarting();
-        watcher.deployExisting();
+        startWatching().deployExisting();
         acceptHttp();
         LOG.info("Node {} (host {}) serving at {}, admin at {}, applications {}", name, self.host(),
                 self.httpAddress(), self.adminAddress(),
                 deployer.applications().stream().map(ApplicationInfo::contextPath).toList());
+    }
+
+    /** Starts the watcher of {@code webapps/}, unless {@link #stop} ran meanwhile (then the start fails). */
+    private synchronized WarDirectoryWatcher startWatching() throws Exception {
+        ensureStarting();
+        watcher = new WarDirectoryWatcher(config.node().webapps(), deployer, config.node().scanInterval());
+        watcher.start();
+        return watcher;
     }
 
     /** Fails the start if {@link #stop} ran meanwhile (the start's failure path then releases what it began). */

@@ -245,10 +245,6 @@ public final class ApplicationDeployer {
         if (out != null) {
             contexts.unmanage(out.handler()); // we stop it ourselves, after it drained
             handlers.remove(out.handler());
-            // while it drains, its sessions stay known to the server's session id manager, which finds them through
-            // the server's beans: a sign-on (new id) or sign-off (invalidation) in one of its last requests must reach
-            // them; removed once it stopped (retire)
-            server.addBean(out.handler(), true);
         }
         if (in != null) {
             handlers.add(in.handler());
@@ -274,7 +270,6 @@ public final class ApplicationDeployer {
         } catch (Exception e) {
             LOG.warn("{}: stopping failed: {}", app.name(), e.toString());
         }
-        server.removeBean(app.handler());
         deleteQuietly(app.staging());
     }
 

@@ -212,23 +212,13 @@ public final class CohortSessionCache extends DefaultSessionCache {
         }
     }
 
-    /**
-     * During the shutdown, also remembers the id: the session is dropped once the store has been given it. Before it, a
-     * hand-over still waiting for a request of the session to end is over: the session got a new id or was evicted
-     * (the new version's request then finds it gone, as it is).
-     */
+    /** During the shutdown, also remembers the id: the session is dropped once the store has been given it. */
     @Override
     public ManagedSession doDelete(String id) {
         if (shuttingDown && id != null) {
             handedToStore.add(id);
         }
-        ManagedSession deleted = super.doDelete(id);
-        // not during the shutdown: the store may still be writing what it was given (the gate waits for the stop)
-        CompletableFuture<Void> waiting = id == null || shuttingDown ? null : handOverOnRelease.remove(id);
-        if (waiting != null) {
-            waiting.complete(null);
-        }
-        return deleted;
+        return super.doDelete(id);
     }
 
     /**
@@ -267,9 +257,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
                     adapter.requestEndedUnchanged(data);
                 }
             }
-            // Jetty leaves an invalidated session's request count as it is: there is nothing left to hand over
-            boolean last = session.getRequests() == 0 || !session.isValid();
-            CompletableFuture<Void> handOver = last ? handOverOnRelease.remove(session.getId()) : null;
+            // a hand-over asked for a session this version's request then invalidated or gave a new id is left to the
+            // stop: the store may not have written the removal yet, and only the stop waits for that
+            CompletableFuture<Void> handOver = session.getRequests() == 0 ? handOverOnRelease.remove(session.getId()) : null;
             if (handOver != null) {
                 handOverNow(session).whenComplete((done, failure) -> complete(handOver, failure));
             }

@@ -421,52 +421,45 @@ class WarDeploymentTest {
     @Test
     void aSignOnInTheReplacedVersionWhileARequestWaitsForItsSessionRenewsTheId() throws Exception {
         String sessionCookie = sessionWithCart();
-        Path signOnEnds = home.resolve("sign-on-ends");
-        Path otherEnds = home.resolve("other-ends");
-        // the user's sign-on (a new session id), and another user's long request that keeps the old version draining
-        var signOn = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?changeId=1&until="
-                        + java.net.URLEncoder.encode(signOnEnds.toString(), java.nio.charset.StandardCharsets.UTF_8)))
-                .header("Cookie", sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
-        var other = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?until="
-                        + java.net.URLEncoder.encode(otherEnds.toString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
-                HttpResponse.BodyHandlers.ofString());
-        awaitActiveRequests(2);
-        TestWars.write(node.webapps().resolve("app.war"), "v2", true);
-        awaitBody("/app/version", body -> body.equals("v2"));
-        try {
-            var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-                try {
-                    return sessionWithCookie(sessionCookie); // a second tab, still with the old id
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            Thread.sleep(300);
-            assertThat(during).as("waits for the old version's request of the session").isNotDone();
 
-            Files.createFile(signOnEnds);
-            // the store may not have the id change yet: the request waits for the old version's stop
-            HttpResponse<String> answer = during.get(20, TimeUnit.SECONDS);
-            assertThat(answer.body()).as("the old id names nothing any more").doesNotContain("cart=EST-1");
-            assertThat(answer.headers().allValues("Set-Cookie")).as("a new session").anyMatch(c -> c.startsWith("JSESSIONID="));
-            HttpResponse<String> signedOn = signOn.get(10, TimeUnit.SECONDS);
-            String newCookie = signedOn.headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
-            assertThat(newCookie).isNotEqualTo(sessionCookie);
-            assertThat(sessionWithCookie(newCookie).body()).as("the session under its new id").contains("cart=EST-1");
-        } finally {
-            Files.createFile(otherEnds);
-        }
-        assertThat(other.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+        WaitedFor outcome = redeployWhileTheSessionsLastRequestRuns("changeId=1", sessionCookie);
+
+        // the store may not have the id change before the old version's stop, which the waiting request waits for
+        assertThat(outcome.waiting().body()).as("the old id names nothing any more").doesNotContain("cart=EST-1");
+        assertThat(outcome.waiting().headers().allValues("Set-Cookie")).as("a new session")
+                .anyMatch(c -> c.startsWith("JSESSIONID="));
+        String newCookie = outcome.last().headers().firstValue("Set-Cookie").orElseThrow().split(";", 2)[0];
+        assertThat(newCookie).isNotEqualTo(sessionCookie);
+        assertThat(sessionWithCookie(newCookie).body()).as("the session under its new id").contains("cart=EST-1");
     }
 
     @Test
     void aSignOffInTheReplacedVersionWhileARequestWaitsForItsSessionEndsIt() throws Exception {
         String sessionCookie = sessionWithCart();
-        Path signOffEnds = home.resolve("sign-off-ends");
+
+        WaitedFor outcome = redeployWhileTheSessionsLastRequestRuns("invalidate=1", sessionCookie);
+
+        // the store may not have the removal before the old version's stop, which the waiting request waits for
+        assertThat(outcome.waiting().body()).doesNotContain("cart=EST-1");
+        assertThat(outcome.waiting().headers().allValues("Set-Cookie")).as("a new session")
+                .anyMatch(c -> c.startsWith("JSESSIONID="));
+        assertThat(outcome.last().body()).isEqualTo("released");
+    }
+
+    /** What a second tab's request of the new version got, and what the old version's last request answered. */
+    private record WaitedFor(HttpResponse<String> waiting, HttpResponse<String> last) {
+    }
+
+    /**
+     * The user's last request of the old version ({@code /app/slow?<action>}) holds the session while another user's
+     * long request keeps the old version draining; the application is redeployed, a second tab asks the new version
+     * for the session (it must wait), and then the last request ends.
+     */
+    private WaitedFor redeployWhileTheSessionsLastRequestRuns(String action, String sessionCookie) throws Exception {
+        Path lastEnds = home.resolve("last-ends");
         Path otherEnds = home.resolve("other-ends");
-        // the user's sign-off, and another user's long request that keeps the old version draining after it
-        var signOff = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?invalidate=1&until="
-                        + java.net.URLEncoder.encode(signOffEnds.toString(), java.nio.charset.StandardCharsets.UTF_8)))
+        var last = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?" + action + "&until="
+                        + java.net.URLEncoder.encode(lastEnds.toString(), java.nio.charset.StandardCharsets.UTF_8)))
                 .header("Cookie", sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
         var other = node.http.sendAsync(java.net.http.HttpRequest.newBuilder(node.app("/app/slow?until="
                         + java.net.URLEncoder.encode(otherEnds.toString(), java.nio.charset.StandardCharsets.UTF_8))).build(),
@@ -474,8 +467,9 @@ class WarDeploymentTest {
         awaitActiveRequests(2);
         TestWars.write(node.webapps().resolve("app.war"), "v2", true);
         awaitBody("/app/version", body -> body.equals("v2"));
+        WaitedFor outcome;
         try {
-            var during = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                 try {
                     return sessionWithCookie(sessionCookie);
                 } catch (Exception e) {
@@ -483,18 +477,14 @@ class WarDeploymentTest {
                 }
             });
             Thread.sleep(300);
-            assertThat(during).as("waits for the old version's request of the session").isNotDone();
-
-            Files.createFile(signOffEnds);
-            // the store may not have the removal yet: the request waits for the old version's stop
-            HttpResponse<String> answer = during.get(20, TimeUnit.SECONDS);
-            assertThat(answer.body()).doesNotContain("cart=EST-1");
-            assertThat(answer.headers().allValues("Set-Cookie")).as("a new session").anyMatch(c -> c.startsWith("JSESSIONID="));
-            assertThat(signOff.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+            assertThat(waiting).as("waits for the old version's request of the session").isNotDone();
+            Files.createFile(lastEnds);
+            outcome = new WaitedFor(waiting.get(20, TimeUnit.SECONDS), last.get(10, TimeUnit.SECONDS));
         } finally {
             Files.createFile(otherEnds);
         }
         assertThat(other.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+        return outcome;
     }
 
     @Test

@@ -259,7 +259,8 @@ public final class CohortSessionCache extends DefaultSessionCache {
             }
             // a hand-over asked for a session this version's request then invalidated or gave a new id is left to the
             // stop: the store may not have written the removal yet, and only the stop waits for that
-            CompletableFuture<Void> handOver = session.getRequests() == 0 ? handOverOnRelease.remove(session.getId()) : null;
+            CompletableFuture<Void> handOver = session.getRequests() == 0 && !handOverOnRelease.isEmpty()
+                    ? handOverOnRelease.remove(session.getId()) : null; // every request's end passes here
             if (handOver != null) {
                 handOverNow(session).whenComplete((done, failure) -> complete(handOver, failure));
             }

@@ -176,35 +176,24 @@ public final class ReplicatingSessionStore implements SessionStore {
         if (r == null) {
             return CompletableFuture.completedFuture(null);
         }
-        CompletableFuture<Void> acknowledged = new CompletableFuture<>();
-        guarded(r, session.id(), () -> {
-            try {
-                boolean everything = full || r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
-                Optional<SessionChange> change = r.snapshots().take(session, everything);
-                if (change.isPresent()) {
-                    Dispatch dispatch = r.transport().prepare(change.get(), true);
-                    synchronized (handedOver) {
-                        handedOver.add(dispatch.applied());
-                    }
-                    dispatch.applied().whenComplete((done, failure) -> complete(acknowledged, failure));
-                    r.delivery().deliverWithoutWaiting(session.id(), dispatch);
-                } else {
-                    acknowledged.complete(null); // nothing changed since the copies were last written
+        try {
+            boolean everything = full || r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
+            Optional<SessionChange> change = r.snapshots().take(session, everything);
+            // nothing changed since the copies were last written: nothing to wait for
+            CompletionStage<Void> acknowledged = CompletableFuture.completedFuture(null);
+            if (change.isPresent()) {
+                Dispatch dispatch = r.transport().prepare(change.get(), true);
+                synchronized (handedOver) {
+                    handedOver.add(dispatch.applied());
                 }
-                r.transport().forget(session.id());
-            } catch (RuntimeException e) {
-                acknowledged.completeExceptionally(e);
-                throw e;
+                acknowledged = dispatch.applied().minimalCompletionStage();
+                r.delivery().deliverWithoutWaiting(session.id(), dispatch);
             }
-        });
-        return acknowledged;
-    }
-
-    private static void complete(CompletableFuture<Void> stage, Throwable failure) {
-        if (failure == null) {
-            stage.complete(null);
-        } else {
-            stage.completeExceptionally(failure);
+            r.transport().forget(session.id());
+            return acknowledged;
+        } catch (RuntimeException e) {
+            failure(r, session.id(), e);
+            return CompletableFuture.failedFuture(e);
         }
     }
 

@@ -69,7 +69,11 @@ final class GroupChannel implements Receiver, AutoCloseable {
 
     /** Sends to every other member of the view. */
     boolean sendToAll(byte[] frame) {
-        Message message = new BytesMessage(null, seal == null ? frame : seal.seal(frame, ownIdentity(), null, false));
+        return seal == null ? sendToAllAsIs(frame) : seal.sealToAll(frame, ownIdentity(), this::sendToAllAsIs);
+    }
+
+    private boolean sendToAllAsIs(byte[] payload) {
+        Message message = new BytesMessage(null, payload);
         message.setFlag(Message.TransientFlag.DONT_LOOPBACK);
         return send(message, false);
     }

@@ -6,10 +6,13 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.NavigableSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import javax.crypto.Mac;
@@ -25,8 +28,8 @@ import javax.crypto.spec.SecretKeySpec;
  * The stream is one of: to one member, to one member urgent (answers that overtake the regular messages), to all.
  * A sender numbers each stream on its own, a stream to one member per receiver (JGroups addresses are random for every
  * start of a member), so a receiver sees each stream's numbers nearly in order. The to-all mark, in every message to one
- * member, is the last number the sender had given a message to all when that member entered its view ({@link #view});
- * for a member it has not seen in a view yet, the last number given so far. The seal is a truncated HMAC-SHA256, keyed
+ * member, is the last number the sender had given a message to all already handed to the transport when that member
+ * entered its view ({@link #view}); for a member it has not seen in a view yet, that number now. The seal is a truncated HMAC-SHA256, keyed
  * by a key derived from the cluster secret, over the payload, the trailer's fields, the sender's identity and, for a
  * stream to one member, the receiver's.
  *
@@ -38,10 +41,12 @@ import javax.crypto.spec.SecretKeySpec;
  * anywhere in the window below it, since out-of-band messages are delivered as they come and a lost one comes back
  * after the transport's retransmission delay (every number of a stream to one member was meant for this very start of
  * this member, so a number not accepted yet is no replay). A stream to all starts at the to-all mark of the first
- * message the sender wrote to this member: a message to all numbered at or below it (before this member entered the
- * sender's view) is refused unless the sender sent it less than {@link #TO_ALL_GRACE} before that first message (the
- * view reaches the transport a moment before the sender marks it), so a member that just joined cannot be fed a
- * backlog of captured ones; one that arrives before the sender's first message to this member is refused with
+ * message the sender wrote to this member: a message to all numbered at or below it (handed to the transport before
+ * this member entered the sender's view) is refused unless the sender sealed it less than {@link #TO_ALL_GRACE}
+ * before that first message (the view reaches the transport a moment before the sender marks it), so a member that
+ * just joined cannot be fed a backlog of captured ones. A message to all still on its way into the transport when
+ * the sender marks a member (waiting for flow-control credits, say) is numbered above the mark, however long ago it
+ * was sealed: nobody can have captured it yet; one that arrives before the sender's first message to this member is refused with
  * {@link ToAllBeforeMarkException}, for the caller to hold. A
  * stream's window is forgotten when its sender has left the view and stayed quiet for twice the clock skew; its
  * highest number is kept, and a stream met again starts above it, so nothing accepted before can be accepted again.
@@ -97,7 +102,11 @@ public final class FrameSeal {
     private final ThreadLocal<Mac> macs;
     private final long maxSkewMillis;
     private final LongSupplier clock;
+    /** Guards giving numbers to messages to all together with {@link #toAllInTransit}. */
+    private final Object toAllNumbering = new Object();
     private final AtomicLong toAll = new AtomicLong();
+    /** The numbers of messages to all sealed and not yet handed to the transport ({@link #sealToAll}). */
+    private final NavigableSet<Long> toAllInTransit = new ConcurrentSkipListSet<>();
     /** Per member of the view, the last number given a message to all when it entered the view: its to-all mark. */
     private final ConcurrentMap<ByteBuffer, Long> toAllMarks = new ConcurrentHashMap<>();
     private final ConcurrentMap<StreamKey, AtomicLong> toOne = new ConcurrentHashMap<>();
@@ -126,21 +135,53 @@ public final class FrameSeal {
     }
 
     /**
-     * The payload with its trailer, for the member {@code to} or, when {@code to} is null, for every member.
+     * The payload with its trailer, for the member {@code to}.
      *
      * @param from   the sender's identity (its address, as receivers will see it)
      * @param urgent whether the message may overtake the regular ones to the same member (JGroups out-of-band)
      */
     public byte[] seal(byte[] payload, byte[] from, byte[] to, boolean urgent) {
-        Stream stream = to == null ? Stream.TO_ALL : urgent ? Stream.TO_ONE_URGENT : Stream.TO_ONE;
-        long number = to == null ? toAll.incrementAndGet()
-                : toOne.computeIfAbsent(new StreamKey(ByteBuffer.wrap(to), stream), k -> new AtomicLong())
-                        .incrementAndGet();
+        Stream stream = urgent ? Stream.TO_ONE_URGENT : Stream.TO_ONE;
+        long number = toOne.computeIfAbsent(new StreamKey(ByteBuffer.wrap(to), stream), k -> new AtomicLong())
+                .incrementAndGet();
+        long mark = toAllMarks.getOrDefault(ByteBuffer.wrap(to), toAllMarkNow());
+        return sealed(payload, stream, number, mark, from, to);
+    }
+
+    /**
+     * Seals the payload for every member and passes it to {@code transmit}, which hands it to the transport; until
+     * {@code transmit} returns, a member that enters the view gets a to-all mark below this message's number, so it
+     * accepts the message however long the transport kept the caller waiting.
+     *
+     * @param from the sender's identity (its address, as receivers will see it)
+     * @return what {@code transmit} returned
+     */
+    public <T> T sealToAll(byte[] payload, byte[] from, Function<byte[], T> transmit) {
+        long number;
+        synchronized (toAllNumbering) {
+            number = toAll.incrementAndGet();
+            toAllInTransit.add(number);
+        }
+        try {
+            return transmit.apply(sealed(payload, Stream.TO_ALL, number, number, from, NOBODY));
+        } finally {
+            toAllInTransit.remove(number);
+        }
+    }
+
+    /** The mark a member entering the view now gets: the last number given a message to all already handed over. */
+    private long toAllMarkNow() {
+        synchronized (toAllNumbering) {
+            Long lowestInTransit = toAllInTransit.ceiling(0L);
+            return lowestInTransit == null ? toAll.get() : lowestInTransit - 1;
+        }
+    }
+
+    private byte[] sealed(byte[] payload, Stream stream, long number, long mark, byte[] from, byte[] to) {
         byte[] sealed = Arrays.copyOf(payload, payload.length + TRAILER);
         ByteBuffer trailer = ByteBuffer.wrap(sealed, payload.length, TRAILER);
-        long mark = to == null ? toAll.get() : toAllMarks.getOrDefault(ByteBuffer.wrap(to), toAll.get());
         trailer.put(stream.code).putLong(number).putLong(clock.getAsLong()).putLong(mark);
-        trailer.put(seal(sealed, 0, payload.length, from, to == null ? NOBODY : to));
+        trailer.put(seal(sealed, 0, payload.length, from, to));
         return sealed;
     }
 
@@ -248,13 +289,13 @@ public final class FrameSeal {
 
     /**
      * The view changed to {@code members}: a member new to it gets, as its to-all mark, the last number given a message
-     * to all so far, so it accepts every message to all numbered after it entered the view; the marks of members that
+     * to all already handed to the transport, so it accepts every message to all numbered after it entered the view; the marks of members that
      * left are dropped, and the streams of senders that left are forgotten once quiet ({@link #forgetSendersOtherThan}).
      * Call it before sending anything to the members that joined.
      */
     public void view(Collection<byte[]> members) {
         Set<ByteBuffer> present = members.stream().map(ByteBuffer::wrap).collect(Collectors.toSet());
-        long mark = toAll.get();
+        long mark = toAllMarkNow();
         present.forEach(member -> toAllMarks.putIfAbsent(member, mark));
         toAllMarks.keySet().retainAll(present);
         forgetSendersOtherThan(members);

@@ -97,7 +97,7 @@ class SealedArrivalsTest {
     }
 
     private byte[] toAll(int payload) {
-        return senderSeal.seal(new byte[] {(byte) payload}, GroupChannel.identity(sender), null, false);
+        return senderSeal.sealToAll(new byte[] {(byte) payload}, GroupChannel.identity(sender), sealed -> sealed);
     }
 
     private void receive(byte[] message) {

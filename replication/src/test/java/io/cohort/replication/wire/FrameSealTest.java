@@ -96,20 +96,20 @@ class FrameSealTest {
         FrameSeal other = seal(new byte[32]);
         byte[] helloB = sender.seal(PAYLOAD, A, B, true);
         byte[] hello = sender.seal(PAYLOAD, A, C, true);
-        byte[] toAll = sender.seal(PAYLOAD, A, null, false);
+        byte[] toAll = toAll();
         assertThat(open(receiver, helloB, A, B)).isEqualTo(PAYLOAD.length);
 
         assertThat(open(receiver, toAll, A, B)).isEqualTo(PAYLOAD.length);
         assertThatThrownBy(() -> open(other, toAll, A, C)).as("C has not heard from A yet")
                 .isInstanceOf(ToAllBeforeMarkException.class).hasMessageContaining("before any message of the sender's own");
         assertThat(open(other, hello, A, C)).isEqualTo(PAYLOAD.length);
-        assertThat(open(other, sender.seal(PAYLOAD, A, null, false), A, C)).isEqualTo(PAYLOAD.length);
+        assertThat(open(other, toAll(), A, C)).isEqualTo(PAYLOAD.length);
         assertThatThrownBy(() -> open(receiver, toAll, A, B)).hasMessageContaining("accepted before");
     }
 
     @Test
     void aMemberThatJustJoinedCannotBeFedABacklogOfCapturedMessagesToAll() throws Exception {
-        List<byte[]> captured = List.of(sender.seal(PAYLOAD, A, null, false), sender.seal(PAYLOAD, A, null, false));
+        List<byte[]> captured = List.of(toAll(), toAll());
         now.addAndGet(FrameSeal.TO_ALL_GRACE.toMillis() + 1);
         FrameSeal joined = seal(new byte[32]);
         byte[] hello = sender.seal(PAYLOAD, A, C, true); // the sender greets the member that joined
@@ -118,18 +118,37 @@ class FrameSealTest {
         for (byte[] replay : captured) {
             assertThatThrownBy(() -> open(joined, replay, A, C)).hasMessageContaining("sent before this member joined");
         }
-        assertThat(open(joined, sender.seal(PAYLOAD, A, null, false), A, C)).as("sent after the greeting")
+        assertThat(open(joined, toAll(), A, C)).as("sent after the greeting")
                 .isEqualTo(PAYLOAD.length);
+    }
+
+    @Test
+    void aMessageToAllStillOnItsWayIntoTheTransportWhenAMemberJoinsIsAcceptedThereHoweverLongItWaited()
+            throws Exception {
+        byte[] handedOver = toAll();
+        FrameSeal joined = seal(new byte[32]);
+        byte[][] hello = new byte[1][];
+        byte[] waited = sender.sealToAll(PAYLOAD, A, sealed -> { // waits for flow-control credits meanwhile:
+            now.addAndGet(FrameSeal.TO_ALL_GRACE.toMillis() + 1);
+            sender.view(List.of(A, B, C)); // C joins
+            hello[0] = sender.seal(PAYLOAD, A, C, true);
+            return sealed;
+        });
+
+        assertThat(open(joined, hello[0], A, C)).isEqualTo(PAYLOAD.length);
+        assertThat(open(joined, waited, A, C)).as("numbered above C's mark").isEqualTo(PAYLOAD.length);
+        assertThatThrownBy(() -> open(joined, handedOver, A, C)).as("handed over before C's mark, long before")
+                .hasMessageContaining("sent before this member joined");
     }
 
     @Test
     void aMemberAcceptsTheMessagesToAllNumberedAfterItEnteredTheSendersViewThoughSentBeforeTheGreeting()
             throws Exception {
-        byte[] longBefore = sender.seal(PAYLOAD, A, null, false);
+        byte[] longBefore = toAll();
         now.addAndGet(FrameSeal.TO_ALL_GRACE.toMillis() + 1);
-        byte[] justBefore = sender.seal(PAYLOAD, A, null, false); // the view reached the transport, not the sender yet
+        byte[] justBefore = toAll(); // the view reached the transport, not the sender yet
         sender.view(List.of(A, B, C)); // C joined
-        byte[] afterTheJoin = sender.seal(PAYLOAD, A, null, false); // a lane's message, before the greeting went out
+        byte[] afterTheJoin = toAll(); // a lane's message, before the greeting went out
         byte[] hello = sender.seal(PAYLOAD, A, C, true);
         FrameSeal joined = seal(new byte[32]);
 
@@ -242,7 +261,7 @@ class FrameSealTest {
     void theToAllStreamStartsAtTheMarkOfTheSendersFirstMessageHereNotALaterOneThatOvertookAMessageToAll()
             throws Exception {
         byte[] hello = sender.seal(PAYLOAD, A, B, true);
-        byte[] toAll = sender.seal(PAYLOAD, A, null, false);
+        byte[] toAll = toAll();
         byte[] copy = sender.seal(PAYLOAD, A, B, false); // its mark counts the message to all above
 
         assertThat(open(receiver, hello, A, B)).isEqualTo(PAYLOAD.length);
@@ -257,7 +276,7 @@ class FrameSealTest {
 
         now.addAndGet(-Duration.ofMinutes(6).toMillis());
         byte[] urgent = sender.seal(PAYLOAD, A, B, true);
-        byte[] toAll = sender.seal(PAYLOAD, A, null, false);
+        byte[] toAll = toAll();
         now.addAndGet(Duration.ofMinutes(6).toMillis());
         assertThat(open(receiver, urgent, A, B)).as("a new stream of a sender met before").isEqualTo(PAYLOAD.length);
         assertThat(open(receiver, toAll, A, B)).isEqualTo(PAYLOAD.length);
@@ -275,6 +294,11 @@ class FrameSealTest {
 
     private static int open(FrameSeal seal, byte[] message, byte[] from, byte[] self) throws MalformedMessageException {
         return seal.open(message, 0, message.length, from, self);
+    }
+
+    /** A message to all from A, handed to the transport at once. */
+    private byte[] toAll() {
+        return sender.sealToAll(PAYLOAD, A, sealed -> sealed);
     }
 
     private FrameSeal seal(byte[] key) {

@@ -5,7 +5,9 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -15,34 +17,60 @@ import java.util.concurrent.ThreadLocalRandom;
  * their members run. They are taken below the kernel's ephemeral port range
  * ({@code /proc/sys/net/ipv4/ip_local_port_range}), so that no socket bound to port 0 in the meantime (a node's
  * HTTP or admin connector, a client connection) can take one between the check and the node binding it. Each is
- * checked free on loopback when picked.
+ * checked free on loopback when picked, and kept apart from the last {@value #REMEMBERED} ports picked in this
+ * process: a replication port's JGroups transport binds one of the next {@value #TRANSPORT_RANGE} ports when its own
+ * is taken ({@code port_range} of the built-in stacks), and its failure detector (FD_SOCK2) one of the 4 ports
+ * {@value #FAILURE_DETECTION_OFFSET} above that, so no port is picked within {@value #TRANSPORT_RANGE} of another, or
+ * {@value #FAILURE_DETECTION_OFFSET} to {@value #FAILURE_DETECTION_OFFSET} + {@value #TRANSPORT_RANGE} + 3 away: a
+ * node's failure detector cannot take the port another node was told.
  */
 public final class PresetPorts {
 
     private static final int LOWEST = 10_000;
     private static final int DEFAULT_EPHEMERAL_START = 32_768;
     private static final int ATTEMPTS = 200;
+    static final int TRANSPORT_RANGE = 9;
+    static final int FAILURE_DETECTION_OFFSET = 100;
+    private static final int FAILURE_DETECTION_PORTS = 4;
+    private static final int REMEMBERED = 128;
+    /** The ports picked last in this process, oldest first. */
+    private static final Deque<Integer> PICKED = new ArrayDeque<>();
 
     private PresetPorts() {
     }
 
     /**
-     * @return {@code count} distinct ports, each free on loopback when picked
+     * @return {@code count} distinct ports, each free on loopback when picked and apart from the others picked in this
+     *     process (class comment)
      * @throws IOException if not enough free ports turned up in {@value #ATTEMPTS} attempts
      */
-    public static List<Integer> pick(int count) throws IOException {
+    public static synchronized List<Integer> pick(int count) throws IOException {
         int below = ephemeralStart();
         List<Integer> ports = new ArrayList<>();
         for (int attempt = 0; attempt < ATTEMPTS && ports.size() < count; attempt++) {
             int port = ThreadLocalRandom.current().nextInt(LOWEST, below);
-            if (!ports.contains(port) && free(port)) {
+            if (PICKED.stream().noneMatch(picked -> neighbours(picked, port)) && free(port)) {
                 ports.add(port);
+                remember(port);
             }
         }
         if (ports.size() < count) {
             throw new IOException("no " + count + " free loopback ports below " + below);
         }
         return ports;
+    }
+
+    private static boolean neighbours(int a, int b) {
+        int apart = Math.abs(a - b);
+        return apart <= TRANSPORT_RANGE || (apart >= FAILURE_DETECTION_OFFSET
+                && apart < FAILURE_DETECTION_OFFSET + TRANSPORT_RANGE + FAILURE_DETECTION_PORTS);
+    }
+
+    private static void remember(int port) {
+        PICKED.addLast(port);
+        if (PICKED.size() > REMEMBERED) {
+            PICKED.removeFirst();
+        }
     }
 
     /** One port, as {@link #pick} picks them. */

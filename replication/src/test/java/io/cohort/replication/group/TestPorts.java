@@ -8,9 +8,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Ports for in-JVM groups on 127.0.0.1 that neither collide with each other nor with parallel
- * builds: a random port whose JGroups failure-detection neighbours (+100, +101) are free as well, all
- * below the kernel's ephemeral range (as {@link PresetPorts} picks them), so that no outgoing
- * connection made between the pick and the bind can take one.
+ * builds: a port {@link PresetPorts} picks (below the kernel's ephemeral range, so that no outgoing
+ * connection made between the pick and the bind can take one, and apart from the other ports picked
+ * in this JVM) whose JGroups failure-detection neighbours (+100, +101) are free as well.
  */
 public final class TestPorts {
 
@@ -19,8 +19,13 @@ public final class TestPorts {
 
     public static synchronized int freePort() {
         for (int attempt = 0; attempt < 200; attempt++) {
-            int port = ThreadLocalRandom.current().nextInt(10_000, PresetPorts.ephemeralStart() - 101);
-            if (free(port) && free(port + 100) && free(port + 101)) {
+            int port;
+            try {
+                port = PresetPorts.one();
+            } catch (IOException e) {
+                throw new IllegalStateException("no free port found", e);
+            }
+            if (free(port + 100) && free(port + 101)) {
                 return port;
             }
         }

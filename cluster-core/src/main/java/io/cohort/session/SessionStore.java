@@ -51,8 +51,10 @@ public interface SessionStore {
     void attributeChanged(LiveSession session, String name);
 
     /**
-     * A request that used the session is about to commit its response, and the session's attributes
-     * changed or its access metadata is due to be saved. Called at most once per request.
+     * A request that used the session is about to commit its response, whether or not it changed the session (a
+     * value may have changed in place, without {@code setAttribute}; its last access moved). Called once more when
+     * the request ends if it changed the session after its response was committed, and at the end of a request whose
+     * response was not committed through the session handler.
      */
     void requestCompleted(LiveSession session);
 

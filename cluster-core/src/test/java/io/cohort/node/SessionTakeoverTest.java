@@ -44,8 +44,11 @@ class SessionTakeoverTest {
     Path dir1;
     @TempDir
     Path dir2;
+    /** Sessions of which the stores name no copy holders (their members left, say). */
+    final java.util.Set<String> withoutCopies = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Each session's copies are on "n2", its placement named after its id as well (placement follows the id). */
-    final SharedMemoryStores stores = new SharedMemoryStores(id -> List.of("n2", placementOf(id)));
+    final SharedMemoryStores stores = new SharedMemoryStores(id -> withoutCopies.contains(id) ? List.of()
+            : List.of("n2", placementOf(id)));
     TestNode n1;
     TestNode n2;
 
@@ -102,6 +105,64 @@ class SessionTakeoverTest {
         }
         assertThat(stores.copies.get(key).lastAccessed()).as("the store heard of the read before the poll ended")
                 .isAfter(written);
+        Files.createFile(release);
+        assertThat(longPoll.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+    }
+
+    @Test
+    void aValueChangedInPlaceReachesTheStoreBeforeTheAnswerLeaves() throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?append=list&value=a"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        String key = "app/" + sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        CountDownLatch store = new CountDownLatch(1);
+        stores.heldCompletions.put(key, store);
+
+        var inPlace = n1.http.sendAsync(HttpRequest.newBuilder(n1.app("/app/session?append=list&value=b"))
+                .header("Cookie", "JSESSIONID=" + sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(500);
+
+        // a store that copies every attribute (allAttributes), or waits for acknowledgements (sync), must see the
+        // request before its answer is committed, changed through setAttribute or not
+        assertThat(inPlace.isDone()).as("the answer left before the store heard of the request").isFalse();
+        store.countDown();
+        assertThat(inPlace.get(10, TimeUnit.SECONDS).body()).contains("list=[a, b]");
+    }
+
+    @Test
+    void eachRequestReachesTheStoreOnceWhetherItChangesTheSessionOrNot() throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?append=list&value=a"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        String key = "app/" + sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        int before = stores.completions.get(key).get();
+
+        withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie);
+        withCookies(n1, n1.app("/app/session?append=list&value=b"), "JSESSIONID=" + sessionCookie);
+        withCookies(n1, n1.app("/app/session?set=x&value=1"), "JSESSIONID=" + sessionCookie);
+        withCookies(n1, n1.app("/app/session?set=y&value=1&afterCommit=z"), "JSESSIONID=" + sessionCookie);
+        Thread.sleep(200); // a second call, were there one, comes when Jetty releases the session after the answer
+
+        assertThat(stores.completions.get(key).get() - before).as("calls for 4 requests, one changing after its commit")
+                .isEqualTo(5);
+    }
+
+    @Test
+    void aChangeMadeAfterTheAnswerWasCommittedReachesTheStoreWhenTheRequestEndsThoughAnotherRequestHoldsTheSession(
+            @TempDir Path signals) throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?set=cart&value=EST-1"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        String key = "app/" + sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
+        Path release = signals.resolve("release");
+        var longPoll = n1.http.sendAsync(HttpRequest.newBuilder(n1.app("/app/slow?until=" + release))
+                .header("Cookie", "JSESSIONID=" + sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        Thread.sleep(500); // the long poll holds the session
+
+        withCookies(n1, n1.app("/app/session?set=x&value=1&afterCommit=y"), "JSESSIONID=" + sessionCookie);
+
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!stores.copies.get(key).attributes().containsKey("y") && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(stores.copies.get(key).attributes()).as("the copy before the poll ended").containsKeys("x", "y");
         Files.createFile(release);
         assertThat(longPoll.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
     }
@@ -269,6 +330,20 @@ class SessionTakeoverTest {
         HttpResponse<String> again = withCookies(n1, n1.app("/app/session"),
                 "JSESSIONID=" + sessionCookie + "; COHORT_BACKUP=" + holders);
         assertThat(again.headers().allValues("Set-Cookie")).noneMatch(c -> c.startsWith("COHORT_BACKUP"));
+    }
+
+    @Test
+    void aClientThatNamesCopyHoldersOfASessionNoMemberHoldsACopyOfNowIsToldToForgetThem() throws Exception {
+        HttpResponse<String> first = n1.get(n1.app("/app/session?set=a&value=1"));
+        String sessionCookie = cookie(first, "JSESSIONID");
+        String holders = cookie(first, "COHORT_BACKUP");
+        withoutCopies.add(sessionCookie.substring(0, sessionCookie.lastIndexOf('.'))); // the holders left
+
+        HttpResponse<String> again = withCookies(n1, n1.app("/app/session"),
+                "JSESSIONID=" + sessionCookie + "; COHORT_BACKUP=" + holders);
+
+        assertThat(again.headers().allValues("Set-Cookie")).as("a balancer would try members that are gone")
+                .anyMatch(c -> c.startsWith("COHORT_BACKUP=;") && c.contains("Expires=Thu, 01 Jan 1970 00:00:00 GMT"));
     }
 
     @Test

@@ -19,6 +19,8 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
     final List<Long> intervalChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The names of attributes whose change any store was told of, in order. */
     final List<String> attributeChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** How often any store heard {@code requestCompleted}, by {@code application/id}. */
+    final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> completions = new java.util.concurrent.ConcurrentHashMap<>();
     /** The routes the stores name as a session's copy holders, by session id. */
     private final Function<String, List<String>> holders;
 
@@ -51,6 +53,8 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
 
         @Override
         public void requestCompleted(LiveSession session) {
+            awaitCompletionHold(session.id());
+            completions.computeIfAbsent(key(session.id()), k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
             if (session.maxInactiveChanged()) {
                 intervalChanges.add(session.maxInactiveMillis());
             }

@@ -31,6 +31,8 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
     final List<String> loads = new CopyOnWriteArrayList<>();
     /** Loads of these {@code application/id} keys wait until the latch opens (at most 30 s): a slow lookup. */
     final Map<String, CountDownLatch> heldLoads = new ConcurrentHashMap<>();
+    /** Request completions of these {@code application/id} keys wait until the latch opens (at most 30 s): a slow store. */
+    final Map<String, CountDownLatch> heldCompletions = new ConcurrentHashMap<>();
 
     /** A store that reads and removes its application's copies in {@link #copies}; subclasses decide when to write. */
     abstract class MapStore implements SessionStore {
@@ -52,7 +54,16 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
         @Override
         public Optional<StoredSession> load(String id) {
             loads.add(key(id));
-            CountDownLatch held = heldLoads.get(key(id));
+            await(heldLoads.get(key(id)));
+            return Optional.ofNullable(copies.get(key(id)));
+        }
+
+        /** Waits while a test holds request completions of this session ({@link #heldCompletions}). */
+        final void awaitCompletionHold(String id) {
+            await(heldCompletions.get(key(id)));
+        }
+
+        private static void await(CountDownLatch held) {
             if (held != null) {
                 try {
                     held.await(30, TimeUnit.SECONDS);
@@ -60,7 +71,6 @@ abstract class SingleNodeStoreProvider implements SessionStoreProvider {
                     Thread.currentThread().interrupt();
                 }
             }
-            return Optional.ofNullable(copies.get(key(id)));
         }
 
         @Override

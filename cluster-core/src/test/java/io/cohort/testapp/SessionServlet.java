@@ -14,8 +14,10 @@ import java.util.TreeMap;
  * {@code ?unserializable=name} tries to store a non-serializable object (answers 400 with the
  * container's message when refused), {@code ?changeId} changes the session id (as a sign-on does),
  * {@code ?invalidate} invalidates, {@code ?meta} adds a {@code lastAccessedTime=millis} line (what
- * {@link HttpSession#getLastAccessedTime()} answers during this request); every answer lists the
- * session's attributes as {@code name=value} lines.
+ * {@link HttpSession#getLastAccessedTime()} answers during this request), {@code ?append=name&value=v} adds v to
+ * the list under that name in place (no {@code setAttribute} once the list exists), {@code ?afterCommit=name} sets
+ * that attribute to {@code after-commit} once the answer has been committed; every answer lists the session's
+ * attributes as {@code name=value} lines.
  */
 public class SessionServlet extends HttpServlet {
 
@@ -60,6 +62,16 @@ public class SessionServlet extends HttpServlet {
                 return;
             }
         }
+        String append = request.getParameter("append");
+        if (append != null) {
+            @SuppressWarnings("unchecked")
+            java.util.List<String> list = (java.util.List<String>) session.getAttribute(append);
+            if (list == null) {
+                session.setAttribute(append, new java.util.ArrayList<>(java.util.List.of(request.getParameter("value"))));
+            } else {
+                list.add(request.getParameter("value")); // in place: the session is not told
+            }
+        }
         var attributes = new TreeMap<String, Object>();
         for (String key : Collections.list(session.getAttributeNames())) {
             attributes.put(key, session.getAttribute(key));
@@ -75,5 +87,10 @@ public class SessionServlet extends HttpServlet {
                 throw new java.io.UncheckedIOException(e);
             }
         });
+        String afterCommit = request.getParameter("afterCommit");
+        if (afterCommit != null) {
+            response.flushBuffer();
+            session.setAttribute(afterCommit, "after-commit");
+        }
     }
 }

@@ -59,13 +59,16 @@ public final class BackupRouteFilter implements Filter {
         } catch (IllegalStateException invalidated) {
             return sent;
         }
-        if (value.isEmpty() || value.equals(sent)) {
+        if (value.equals(sent)) {
             return sent;
         }
         Cookie cookie = new Cookie(COOKIE, value);
         cookie.setPath(request.getContextPath().isEmpty() ? "/" : request.getContextPath());
         cookie.setHttpOnly(true);
         cookie.setSecure(request.isSecure());
+        if (value.isEmpty()) {
+            cookie.setMaxAge(0); // no member holds a copy now: the ones the client names are gone, or hold none
+        }
         response.addCookie(cookie);
         return value;
     }

@@ -243,17 +243,42 @@ public final class CohortSessionCache extends DefaultSessionCache {
         }
     }
 
+    /**
+     * A request's response is about to be committed. Jetty hands the session to the store here only when
+     * {@code setAttribute} made it dirty; the store hears of every other request here too, before the answer leaves
+     * ({@link io.cohort.session.SessionStore#requestCompleted}): a store that copies every attribute sees values
+     * changed in place, and one that waits for acknowledgements holds the answer until they came.
+     */
+    @Override
+    public void commit(ManagedSession session) throws Exception {
+        if (session == null) {
+            return;
+        }
+        try (AutoLock ignored = session.lock()) {
+            boolean handedOverByJetty = session.getSessionData().isDirty();
+            super.commit(session);
+            if (!handedOverByJetty && session.isValid() && !shuttingDown
+                    && session.getSessionData() instanceof TrackedSessionData data) {
+                adapter.requestEndedUnchanged(data);
+                data.markStored();
+                data.setLastSaved(System.currentTimeMillis()); // Jetty's release does not hand it over again (save period)
+            }
+        }
+    }
+
     @Override
     public void release(ManagedSession session) throws Exception {
         super.release(session);
         try (AutoLock ignored = session.lock()) {
-            // a request of the session ended without Jetty handing it to the store: tell the store anyway, whether
-            // or not other requests of the session are still running (a long poll or an event stream would
-            // otherwise keep the store from hearing of any other request, and the copies' last access from moving).
-            // Every release consumes the flag, so a store at an earlier request's commit is not taken for this one's.
+            // a request of the session ended without the store hearing of it at a commit (no answer was committed
+            // through the session handler), or it changed the session after its answer was committed, and Jetty did
+            // not hand it to the store at the end either (another request of the session still runs: a long poll or
+            // an event stream would otherwise keep the store from hearing of any other request, and the copies from
+            // moving). Every release consumes the flag, so a store at an earlier request's commit is not taken for
+            // this one's.
             if (session.getSessionData() instanceof TrackedSessionData data) {
                 boolean stored = data.takeStored();
-                if (!stored && session.isValid() && !shuttingDown) {
+                if ((!stored || data.changedSinceStored()) && session.isValid() && !shuttingDown) {
                     adapter.requestEndedUnchanged(data);
                 }
             }

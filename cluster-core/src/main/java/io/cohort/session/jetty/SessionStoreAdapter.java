@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code store()} at response commit (the cache flushes on commit) becomes
  *       {@link SessionStore#requestCompleted}, or {@link SessionStore#shuttingDown} while the
- *       cache shuts down;</li>
+ *       cache shuts down; a request Jetty does not hand over reaches {@link SessionStore#requestCompleted}
+ *       through the cache ({@link #requestEndedUnchanged});</li>
  *   <li>{@code load()} on a cache miss becomes {@link SessionStore#load}, with values deserialized
  *       through the application's filter (a rejected value is dropped, counted and logged; the rest
  *       of the session survives); a copy that has already expired is not loaded but removed;</li>
@@ -105,10 +106,11 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
     }
 
     /**
-     * A request ended that Jetty did not hand to the store (it changed nothing Jetty saves): the store still hears of
-     * it, since it decides how often a touch is worth a message (a copy must not lag more than a quarter of the
-     * inactive interval, which a short interval needs more often than Jetty's save period). The caller holds the
-     * session's lock.
+     * A request that Jetty did not hand to the store is committing its response (it changed nothing through
+     * {@code setAttribute}), or it ended with changes made after its response was committed: the store still hears of
+     * it, since it decides what is worth a message (every attribute, under allAttributes; a touch, since a copy must
+     * not lag more than a quarter of the inactive interval, which a short interval needs more often than Jetty's save
+     * period). The caller holds the session's lock.
      */
     void requestEndedUnchanged(TrackedSessionData data) {
         if (!shuttingDown && store != null) {

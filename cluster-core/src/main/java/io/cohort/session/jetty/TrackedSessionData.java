@@ -27,8 +27,10 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     private final Set<String> changed = new LinkedHashSet<>();
     private long version;
     private boolean maxInactiveChanged;
-    /** Whether Jetty handed the session to the store since the last {@link #takeStored()}. */
+    /** Whether the store heard of the session at a response commit since the last {@link #takeStored()}. */
     private transient boolean stored;
+    /** Whether an attribute or the inactive interval changed since the store last heard of the session at a commit. */
+    private transient boolean changedSinceStored;
     private boolean announced;
     private boolean removed;
     /** Whether the cache dropped the session from memory because another node took it over. */
@@ -55,6 +57,7 @@ final class TrackedSessionData extends SessionData implements LiveSession {
             return null;
         }
         changed.add(name);
+        changedSinceStored = true;
         // not once it left this node's memory (another node took it over, or a redeploy's new version has it): a
         // change through a reference kept meanwhile would make this node send a copy over the new owner's
         if (!removed && !evicted && !invalidating()) {
@@ -68,6 +71,7 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     public void setMaxInactiveMs(long maxInactiveMs) {
         if (session != null && maxInactiveMs != getMaxInactiveMs()) {
             maxInactiveChanged = true;
+            changedSinceStored = true;
         }
         super.setMaxInactiveMs(maxInactiveMs);
     }
@@ -86,9 +90,15 @@ final class TrackedSessionData extends SessionData implements LiveSession {
         this.session = managed;
     }
 
-    /** Jetty handed the session to the store (a change, or a save). */
+    /** The store heard of the session: Jetty handed it over (a change, or a save), or the cache did at a commit. */
     void markStored() {
         stored = true;
+        changedSinceStored = false;
+    }
+
+    /** Whether an attribute or the inactive interval changed since the store last heard of the session. */
+    boolean changedSinceStored() {
+        return changedSinceStored;
     }
 
     /** Whether Jetty handed the session to the store since the last call (and forgets it). */

@@ -177,7 +177,9 @@ public final class ReplicatingSessionStore implements SessionStore {
             return CompletableFuture.completedFuture(null);
         }
         try {
-            boolean everything = full || r.policy().sendsEverything(!r.transport().tracks(session.id()), true);
+            // a copy that missed a change would stay behind for good: no later request of this node repairs it
+            boolean everything = full || r.policy().sendsEverything(!r.transport().tracks(session.id()), true)
+                    || r.transport().copiesBehind(session.id(), session.version());
             Optional<SessionChange> change = r.snapshots().take(session, everything);
             // nothing changed since the copies were last written: nothing to wait for
             CompletionStage<Void> acknowledged = CompletableFuture.completedFuture(null);

@@ -57,6 +57,16 @@ public interface SessionTransport {
     Dispatch prepareTouch(String sessionId, long version, Instant lastAccessed, long maxInactiveMillis);
 
     /**
+     * Whether a copy this node placed of the session is known not to hold {@code version}: a change on its way to it
+     * was dropped or failed. A graceful stop then sends the session in full, even if nothing changed since; no
+     * later request would repair that copy. The default: copies are never behind (the transport keeps no copies of
+     * its own placing, or repairs them itself).
+     */
+    default boolean copiesBehind(String sessionId, long version) {
+        return false;
+    }
+
+    /**
      * The session leaves this node's memory (graceful stop handed it over): forget it, keep the
      * copies elsewhere. When the stop is a redeploy's, a transport may keep the session's state on this
      * node for the newer version of the application, whose {@link #takeOver} then finds it here.

@@ -252,6 +252,17 @@ final class GroupSessionTransport implements SessionTransport {
         }
     }
 
+    @Override
+    public boolean copiesBehind(String sessionId, long version) {
+        OwnedReplica replica = owned.get(sessionId);
+        if (replica == null) {
+            return false;
+        }
+        synchronized (replica) {
+            return !holdersBehind(replica, version).isEmpty();
+        }
+    }
+
     /** The holders not known to have {@code version}; an empty list, allocating nothing, when every one has it. */
     private static List<String> holdersBehind(OwnedReplica replica, long version) {
         List<String> behind = List.of();

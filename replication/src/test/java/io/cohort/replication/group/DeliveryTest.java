@@ -115,6 +115,32 @@ class DeliveryTest {
     }
 
     @Test
+    void aHolderThatMissedAChangeGetsTheSessionInFullAtAGracefulStopThatFindsNothingNewToSend() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember owner = members.get(0);
+            TestMember holder = members.get(1);
+            ShopVisit visit = signedOnAndCopied(owner, holder);
+            TestSession session = visit.session();
+            synchronized (session) {
+                session.set("cart", "EST-1"); // a change the lane dropped (as above): the holder is behind
+                SessionChange change = new SessionChange(
+                        session.id(), session.nextVersion(), ChangeKind.DELTA,
+                        session.created(), session.lastAccessed(), session.maxInactiveMillis(),
+                        Map.of("cart", session.serializedAttribute("cart")), Set.of());
+                session.markReplicated();
+                owner.service().transportOf(TestGroup.APP).prepare(change, false).abandon();
+            }
+
+            owner.stopGracefully(List.of(session)); // the user made no request since
+
+            assertThat(holder.backup(visit.id()).orElseThrow().attributes()).as("the holder's copy after the stop")
+                    .containsKey("cart");
+        }
+    }
+
+    @Test
     void aHolderThatFindsAGapInAGracefulHandOverGetsTheSessionInFull() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
                 Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {

@@ -42,7 +42,8 @@ final class ConfigBinder {
         }
         NodeConfig nodeConfig = node(root.child("node"), raw.node);
         AdminConfig adminConfig = admin(root.child("admin"), raw.admin == null ? new RawCohort.RawAdmin() : raw.admin);
-        checkDistinctPorts(root.child("admin"), nodeConfig, adminConfig);
+        checkDistinctPorts(raw.admin == null ? Optional.empty() : Optional.of(root.child("admin")), root.child("node"),
+                nodeConfig, adminConfig);
         return new CohortConfig(file, nodeConfig, adminConfig, dataSources,
                 serialization(root.child("serialization"), raw.serialization == null ? new RawCohort.RawSerialization() : raw.serialization),
                 cluster);
@@ -56,13 +57,22 @@ final class ConfigBinder {
                 AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
     }
 
-    /** The admin endpoints cannot listen where the applications do: the node would fail to bind at start. */
-    private static void checkDistinctPorts(SourceElement admin, NodeConfig node, AdminConfig config) throws ConfigException {
-        boolean samePort = config.enabled() && config.port() != 0 && config.port() == node.httpPort();
-        if (samePort && (config.bindAddress().equals(node.bindAddress()) || isWildcard(config.bindAddress())
-                || isWildcard(node.bindAddress()))) {
-            throw admin.attributeError("port", "port=\"" + config.port() + "\" on " + admin.tag()
-                    + " is the node's http-port on the same address", "another port than " + node.httpPort());
+    /**
+     * The admin endpoints cannot listen where the applications do: the node would fail to bind at start. The error
+     * points at the admin port when {@code <admin>} is in the file, else at the node's http-port.
+     */
+    private static void checkDistinctPorts(Optional<SourceElement> admin, SourceElement node, NodeConfig nodeConfig,
+            AdminConfig config) throws ConfigException {
+        boolean samePort = config.enabled() && config.port() != 0 && config.port() == nodeConfig.httpPort();
+        if (samePort && (config.bindAddress().equals(nodeConfig.bindAddress()) || isWildcard(config.bindAddress())
+                || isWildcard(nodeConfig.bindAddress()))) {
+            if (admin.isEmpty()) {
+                throw node.attributeError("http-port", "http-port=\"" + nodeConfig.httpPort() + "\" on " + node.tag()
+                        + " is the admin endpoints' port (<admin> left out: its default) on the same address",
+                        "another port than " + config.port() + ", or <admin port=\"...\"/>");
+            }
+            throw admin.get().attributeError("port", "port=\"" + config.port() + "\" on " + admin.get().tag()
+                    + " is the node's http-port on the same address", "another port than " + nodeConfig.httpPort());
         }
     }
 

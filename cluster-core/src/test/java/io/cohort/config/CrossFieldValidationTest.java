@@ -46,6 +46,16 @@ class CrossFieldValidationTest {
     }
 
     @Test
+    void anHttpPortThatIsTheDefaultAdminPortIsRefusedAtTheHttpPortWhenAdminIsLeftOut() {
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" http-port="9090"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:2:19: http-port=\"9090\" on <node> is the admin "
+                + "endpoints' port (<admin> left out: its default) on the same address; expected another port than 9090, "
+                + "or <admin port=\"...\"/>");
+    }
+
+    @Test
     void databaseDataSourceMustNameADeclaredDataSource() {
         assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/sessions\"/></protocol>")))
                 .hasMessage("cohort.xml:5:25: data-source=\"jdbc/sessions\" on <database> names no declared <datasource>; "

@@ -18,6 +18,8 @@ import java.util.regex.Pattern;
 public final class SignOnServlet extends ShopServlet {
     /** A path inside the shop: starts with one slash, no scheme, no host. */
     private static final Pattern LOCAL_PATH = Pattern.compile("/(?![/\\\\])[A-Za-z0-9/_.?=&%+-]*");
+    /** A path segment that is empty or a dot segment, plain or percent-encoded. */
+    private static final Pattern EMPTY_OR_DOT_SEGMENT = Pattern.compile("(?i)(|\\.|%2e)(|\\.|%2e)");
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response)
@@ -64,6 +66,25 @@ public final class SignOnServlet extends ShopServlet {
     }
 
     private static Optional<String> safeNext(HttpServletRequest request) {
-        return RequestParameters.optional(request, "next").filter(n -> LOCAL_PATH.matcher(n).matches());
+        return RequestParameters.optional(request, "next").filter(SignOnServlet::isLocalPath);
+    }
+
+    /**
+     * Whether {@code next} is a path inside the shop. Empty and dot segments are refused too: the container
+     * normalizes a redirect's location, and {@code /..//evil.example} under the shop's context path would come out
+     * as {@code //evil.example}, another site.
+     */
+    static boolean isLocalPath(String next) {
+        if (!LOCAL_PATH.matcher(next).matches()) {
+            return false;
+        }
+        String[] segments = next.split("\\?", 2)[0].substring(1).split("/", -1);
+        for (int i = 0; i < segments.length; i++) {
+            boolean trailingSlash = i == segments.length - 1 && segments[i].isEmpty();
+            if (!trailingSlash && EMPTY_OR_DOT_SEGMENT.matcher(segments[i]).matches()) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -18,6 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every page flow of the shop over HTTP, against the standard data set: a contract that each database runs
@@ -222,12 +224,23 @@ public abstract class AbstractShopFlowsTest {
         assertThat(orders.body()).contains("<h1>Your orders</h1>");
     }
 
-    @Test
-    void signOnIgnoresAReturnAddressOutsideTheShop() {
+    @ParameterizedTest
+    @ValueSource(strings = {"//evil.invalid/", "/..//evil.invalid/", "/./..//evil.invalid/", "/x/../..//evil.invalid/",
+            "/%2e%2e//evil.invalid/", "/.%2E//evil.invalid/"})
+    void signOnIgnoresAReturnAddressOutsideTheShop(String next) {
         ShopClient visitor = visitor();
         visitor.get("/signon");
-        Page page = visitor.post("/signon", "username", "ACID", "password", "ACID", "next", "//evil.example/");
+        Page page = visitor.post("/signon", "username", "ACID", "password", "ACID", "next", next);
+        assertThat(page.uri().getHost()).isEqualTo("127.0.0.1");
         assertThat(page.path()).isEqualTo("/");
+    }
+
+    @Test
+    void signOnReturnsToThePageItWasAskedFrom() {
+        ShopClient visitor = visitor();
+        visitor.get("/signon?next=/cart");
+        Page page = visitor.post("/signon", "username", "ACID", "password", "ACID", "next", "/cart");
+        assertThat(page.path()).isEqualTo("/cart");
     }
 
     // ---- accounts ------------------------------------------------------------------------------------------

@@ -117,7 +117,19 @@ final class DatabaseSessionTransport implements SessionTransport {
         }
         state.lastAccessWritten = change.lastAccessed().toEpochMilli();
         state.maxInactiveWritten = change.maxInactiveMillis();
-        return new DatabaseDispatch(this, new Store(change, !state.committed), acknowledged);
+        return new DatabaseDispatch(this, new Store(change, !state.committed, Optional.ofNullable(state.renamedFrom)),
+                acknowledged);
+    }
+
+    /**
+     * The rows stay under the old id until the next write of the session moves them, under the owner check; so the
+     * old id's removal that follows deletes nothing. A session this node already lost is a conflict at once.
+     */
+    @Override
+    public void idChanging(String oldId, String newId) {
+        if (!tracked.rename(oldId, newId)) {
+            lost(newId);
+        }
     }
 
     /**
@@ -324,6 +336,9 @@ final class DatabaseSessionTransport implements SessionTransport {
                     TrackedSessions.State state = tracked.get(store.sessionId());
                     if (state != null) {
                         state.committed = true;
+                        if (store.renamedFrom().isPresent() && store.renamedFrom().get().equals(state.renamedFrom)) {
+                            state.renamedFrom = null; // the rows are under this id now
+                        }
                     } else if (tracked.tombstoned(store.sessionId())) {
                         tracked.removalPending(store.sessionId()); // removed while this change waited: delete it again
                     }

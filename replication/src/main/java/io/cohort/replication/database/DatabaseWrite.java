@@ -5,6 +5,7 @@ import io.cohort.replication.engine.SessionChange;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /** One unit of work of the database transport, written by {@link SessionWriter} inside a transaction. */
 sealed interface DatabaseWrite {
@@ -32,11 +33,18 @@ sealed interface DatabaseWrite {
      *
      * @param mayInsert whether the session is new to the database as far as this node knows, so a
      *     missing row is inserted; otherwise a missing row means another node removed or owns it
+     * @param renamedFrom the id under which this node's rows of the session are, when the session got a new id
+     *     since they were written: they are moved to the new id first, if this node still owns them
      */
-    record Store(SessionChange change, boolean mayInsert) implements DatabaseWrite {
+    record Store(SessionChange change, boolean mayInsert, Optional<String> renamedFrom) implements DatabaseWrite {
 
         public Store {
             Objects.requireNonNull(change, "change");
+            Objects.requireNonNull(renamedFrom, "renamedFrom");
+        }
+
+        Store(SessionChange change, boolean mayInsert) {
+            this(change, mayInsert, Optional.empty());
         }
 
         @Override

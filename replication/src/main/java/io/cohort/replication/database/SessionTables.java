@@ -213,6 +213,16 @@ record SessionTables(String prefix, String binaryType) {
         return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND owner_node = ?";
     }
 
+    /** Gives a session row this node owns a new id (parameters: new id, app, old id, owner). */
+    String renameOwnedSession() {
+        return "UPDATE " + sessions() + " SET id = ? WHERE app = ? AND id = ? AND owner_node = ?";
+    }
+
+    /** Moves a session's attribute rows to its new id (parameters: new id, app, old id). */
+    String renameAttributes() {
+        return "UPDATE " + attributes() + " SET id = ? WHERE app = ? AND id = ?";
+    }
+
     /** Expired candidates: past expiry by at least their inactive interval again. */
     String selectSweepable() {
         return "SELECT app, id FROM " + sessions() + " WHERE expiry < ? AND expiry + max_inactive_ms < ?";

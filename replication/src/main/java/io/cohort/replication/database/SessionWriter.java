@@ -33,7 +33,10 @@ import javax.sql.DataSource;
  *       nothing is written, the next change must be a full copy).</li>
  * </ul>
  * A new session (one this node never wrote) is inserted instead by its full copy, unless a row appeared
- * meanwhile; a delta of such a session finds no row when its full copy failed, which is a gap.
+ * meanwhile; a delta of such a session finds no row when its full copy failed, which is a gap. A session that got a
+ * new id since its rows were written has them moved to the new id first, under the same owner check: if they are
+ * no longer this node's, nothing is written under the new id either (a conflict), so a stale copy never reappears
+ * there.
  * <h2>Bounded</h2>
  * A transaction ends by its {@link TransactionDeadline}: the connection is acquired within it, every statement's
  * query timeout is what is left of it, no statement starts once it passed, and the network timeout covers
@@ -105,6 +108,9 @@ final class SessionWriter {
 
     private Outcome store(Statements statements, Store store) throws SQLException {
         SessionChange change = store.change();
+        if (store.renamedFrom().isPresent() && !rename(statements, store.renamedFrom().get(), change.id())) {
+            return Outcome.CONFLICT; // the rows under the old id are another node's now, or gone
+        }
         PreparedStatement update = statements.get(store.full() ? tables.updateSessionIfOlder() : tables.updateSessionIfVersion());
         long lastAccessed = change.lastAccessed().toEpochMilli();
         update.setLong(1, change.version());
@@ -122,6 +128,24 @@ final class SessionWriter {
         }
         writeAttributes(statements, store);
         return Outcome.WRITTEN;
+    }
+
+    /** Moves this node's rows of a session to its new id; false if no session row under the old id is this node's. */
+    private boolean rename(Statements statements, String oldId, String newId) throws SQLException {
+        PreparedStatement session = statements.get(tables.renameOwnedSession());
+        session.setString(1, newId);
+        session.setString(2, application);
+        session.setString(3, oldId);
+        session.setString(4, nodeName);
+        if (session.executeUpdate() == 0) {
+            return false;
+        }
+        PreparedStatement attributes = statements.get(tables.renameAttributes());
+        attributes.setString(1, newId);
+        attributes.setString(2, application);
+        attributes.setString(3, oldId);
+        attributes.executeUpdate();
+        return true;
     }
 
     private boolean insert(Statements statements, SessionChange change) throws SQLException {

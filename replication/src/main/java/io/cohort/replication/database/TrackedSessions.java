@@ -37,6 +37,8 @@ final class TrackedSessions {
         volatile long lastAccessWritten;
         /** The inactive interval in the database as this node wrote (or loaded) it (ms; 0 or less: never expires). */
         volatile long maxInactiveWritten;
+        /** The id under which this node's committed rows are, when the session got a new id since; else null. */
+        volatile String renamedFrom;
     }
 
     private final ConcurrentMap<String, State> states = new ConcurrentHashMap<>();
@@ -88,6 +90,27 @@ final class TrackedSessions {
             disowned.clear();
         }
         disowned.add(id);
+    }
+
+    /**
+     * The session got a new id at this node. Its state moves to the new id; committed rows under the old id are moved
+     * by the next write ({@link State#renamedFrom}).
+     *
+     * @return false if another node took the session over under the old id: it is disowned under the new one too
+     */
+    boolean rename(String oldId, String newId) {
+        if (disowned.remove(oldId)) {
+            disown(newId);
+            return false;
+        }
+        State state = states.remove(oldId);
+        if (state != null) {
+            if (state.committed && state.renamedFrom == null) {
+                state.renamedFrom = oldId;
+            }
+            states.put(newId, state);
+        }
+        return true;
     }
 
     /** Whether the session was disowned (and forgets that it was). */

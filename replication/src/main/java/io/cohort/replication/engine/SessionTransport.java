@@ -44,6 +44,15 @@ public interface SessionTransport {
     Dispatch prepare(SessionChange change, boolean acknowledged);
 
     /**
+     * The session this node owns gets a new id: called before the old id's {@link #prepareRemoval} and before any
+     * change under the new id. A transport whose copies are keyed by the id on shared storage moves them to the new id
+     * under its ownership check, so a node whose copy went stale cannot publish it under the new id; by default
+     * nothing happens (the old id's copies are removed and the session is copied in full under the new id).
+     */
+    default void idChanging(String oldId, String newId) {
+    }
+
+    /**
      * The owner removed the session (or retired its id): every copy must go, and must not come back.
      * Also forgets what the transport tracked for the id.
      */

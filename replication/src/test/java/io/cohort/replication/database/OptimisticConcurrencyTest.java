@@ -12,6 +12,7 @@ import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -88,6 +89,59 @@ class OptimisticConcurrencyTest {
             assertThat(b.store().exists(atA.id())).isTrue();
             // nor does a hide the session, alive at b, from a request the balancer sends to a
             assertThat(a.store().load(atA.id())).as("the session at a").isPresent();
+        }
+    }
+
+    @Test
+    void aStaleOwnerThatGivesTheSessionANewIdDoesNotPublishItsStaleCopyUnderIt() throws Exception {
+        for (Trigger trigger : List.of(Trigger.ON_REQUEST_END, Trigger.ON_SET_ATTRIBUTE)) {
+            try (TestDatabase database = new H2Database();
+                 DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, trigger, Scope.MODIFIED_ATTRIBUTES, SYNC));
+                 DatabaseNode b = DatabaseNode.start("b", database, TestGroup.settings(1, trigger, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+                SessionRows rows = new SessionRows(database);
+                ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+                String oldId = atA.id();
+                b.store().load(oldId).orElseThrow(); // the balancer sent the user to b, a was only slow
+
+                TestSession renamed = atA.session().renamed("renamed-" + System.nanoTime()); // a signs the user on
+                synchronized (renamed) {
+                    a.store().idChanged(oldId, renamed);
+                    a.store().shuttingDown(renamed); // and stops
+                }
+
+                assertThat(rows.version(renamed.id())).as(trigger + ": a row of a's stale copy under the new id")
+                        .isEqualTo(-1);
+                assertThat(rows.owner(oldId)).as(trigger + ": the session at b").contains("b");
+                assertThat(a.conflicts()).as(trigger + ": conflicts counted at a").isEqualTo(1);
+                assertThat(a.cache().evicted()).as(trigger + ": a's cache told to evict").contains(renamed.id());
+            }
+        }
+    }
+
+    @Test
+    void anOwnerThatGivesTheSessionANewIdMovesItsRowsToIt() throws Exception {
+        for (Trigger trigger : List.of(Trigger.ON_REQUEST_END, Trigger.ON_SET_ATTRIBUTE)) {
+            try (TestDatabase database = new H2Database();
+                 DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, trigger, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+                SessionRows rows = new SessionRows(database);
+                ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+                String oldId = atA.id();
+
+                TestSession renamed = atA.session().renamed("renamed-" + System.nanoTime());
+                synchronized (renamed) {
+                    a.store().idChanged(oldId, renamed);
+                    renamed.set("user", "alice");
+                    a.store().attributeChanged(renamed, "user");
+                    a.store().requestCompleted(renamed);
+                }
+
+                assertThat(rows.version(oldId)).as(trigger + ": the old id's row").isEqualTo(-1);
+                assertThat(rows.owner(renamed.id())).as(trigger + ": the new id's row").contains("a");
+                StoredSession loaded = a.store().load(renamed.id()).orElseThrow();
+                assertThat(TestMember.CODEC.deserialize("cart", loaded.attributes().get("cart"))).isEqualTo("EST-1");
+                assertThat(TestMember.CODEC.deserialize("user", loaded.attributes().get("user"))).isEqualTo("alice");
+                assertThat(a.conflicts()).isZero();
+            }
         }
     }
 

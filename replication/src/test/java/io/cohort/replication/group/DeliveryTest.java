@@ -92,19 +92,7 @@ class DeliveryTest {
             List<TestMember> members = group.startMembers(2);
             TestMember owner = members.get(0);
             TestMember holder = members.get(1);
-            ShopVisit visit = signedOnAndCopied(owner, holder);
-            TestSession session = visit.session();
-            synchronized (session) {
-                // what the asynchronous sender does with a change when the session's lane stayed full (sign-on under
-                // overload): the change is dropped, the holder is behind
-                session.set("cart", "EST-1");
-                SessionChange change = new SessionChange(
-                        session.id(), session.nextVersion(), ChangeKind.DELTA,
-                        session.created(), session.lastAccessed(), session.maxInactiveMillis(),
-                        Map.of("cart", session.serializedAttribute("cart")), Set.of());
-                session.markReplicated();
-                owner.service().transportOf(TestGroup.APP).prepare(change, false).abandon();
-            }
+            ShopVisit visit = withACartTheHolderMissed(owner, holder);
 
             visit.request(Map.of()); // the user only reads from now on
 
@@ -121,23 +109,32 @@ class DeliveryTest {
             List<TestMember> members = group.startMembers(2);
             TestMember owner = members.get(0);
             TestMember holder = members.get(1);
-            ShopVisit visit = signedOnAndCopied(owner, holder);
-            TestSession session = visit.session();
-            synchronized (session) {
-                session.set("cart", "EST-1"); // a change the lane dropped (as above): the holder is behind
-                SessionChange change = new SessionChange(
-                        session.id(), session.nextVersion(), ChangeKind.DELTA,
-                        session.created(), session.lastAccessed(), session.maxInactiveMillis(),
-                        Map.of("cart", session.serializedAttribute("cart")), Set.of());
-                session.markReplicated();
-                owner.service().transportOf(TestGroup.APP).prepare(change, false).abandon();
-            }
+            ShopVisit visit = withACartTheHolderMissed(owner, holder);
 
-            owner.stopGracefully(List.of(session)); // the user made no request since
+            owner.stopGracefully(List.of(visit.session())); // the user made no request since
 
             assertThat(holder.backup(visit.id()).orElseThrow().attributes()).as("the holder's copy after the stop")
                     .containsKey("cart");
         }
+    }
+
+    /**
+     * A signed-on visit copied to {@code holder}, then given a cart whose change the owner dropped, as the asynchronous
+     * sender does when the session's lane stayed full (sign-on under overload): the holder is behind.
+     */
+    private static ShopVisit withACartTheHolderMissed(TestMember owner, TestMember holder) throws Exception {
+        ShopVisit visit = signedOnAndCopied(owner, holder);
+        TestSession session = visit.session();
+        synchronized (session) {
+            session.set("cart", "EST-1");
+            SessionChange change = new SessionChange(
+                    session.id(), session.nextVersion(), ChangeKind.DELTA,
+                    session.created(), session.lastAccessed(), session.maxInactiveMillis(),
+                    Map.of("cart", session.serializedAttribute("cart")), Set.of());
+            session.markReplicated();
+            owner.service().transportOf(TestGroup.APP).prepare(change, false).abandon();
+        }
+        return visit;
     }
 
     @Test

@@ -18,16 +18,29 @@ final class DatabaseDispatch implements Dispatch {
     private final DatabaseSessionTransport transport;
     private final DatabaseWrite write;
     private final boolean acknowledged;
+    /** For a change: the state its session had here when it was prepared (one ownership of it); else null. */
+    private final TrackedSessions.State preparedUnder;
     private final CompletableFuture<Void> applied = new CompletableFuture<>();
 
     DatabaseDispatch(DatabaseSessionTransport transport, DatabaseWrite write, boolean acknowledged) {
+        this(transport, write, acknowledged, null);
+    }
+
+    DatabaseDispatch(DatabaseSessionTransport transport, DatabaseWrite write, boolean acknowledged,
+            TrackedSessions.State preparedUnder) {
         this.transport = transport;
         this.write = write;
         this.acknowledged = acknowledged;
+        this.preparedUnder = preparedUnder;
     }
 
     DatabaseWrite write() {
         return write;
+    }
+
+    /** The state the session had here when this change was prepared; null for a removal or a touch. */
+    TrackedSessions.State preparedUnder() {
+        return preparedUnder;
     }
 
     /** Whether the engine waits for this write (synchronous delivery, shutdown hand-over). */

@@ -118,7 +118,7 @@ final class DatabaseSessionTransport implements SessionTransport {
         state.lastAccessWritten = change.lastAccessed().toEpochMilli();
         state.maxInactiveWritten = change.maxInactiveMillis();
         return new DatabaseDispatch(this, new Store(change, !state.committed, Optional.ofNullable(state.renamedFrom)),
-                acknowledged);
+                acknowledged, state);
     }
 
     /**
@@ -259,7 +259,11 @@ final class DatabaseSessionTransport implements SessionTransport {
      * @param waited whether a request (or the stopping node) waits for them: bounded by the
      *     synchronous timeout when delivery is synchronous
      */
-    void writeAll(List<DatabaseDispatch> dispatches, boolean waited) {
+    void writeAll(List<DatabaseDispatch> all, boolean waited) {
+        List<DatabaseDispatch> dispatches = withoutEarlierOwnerships(all);
+        if (dispatches.isEmpty()) {
+            return;
+        }
         boolean sync = waited && syncTimeout != null;
         TransactionDeadline deadline = TransactionDeadline.after(sync ? syncTimeout : BACKGROUND_TIMEOUT);
         try {
@@ -293,6 +297,31 @@ final class DatabaseSessionTransport implements SessionTransport {
         } finally {
             dispatches.forEach(DatabaseDispatch::done);
         }
+    }
+
+    /**
+     * The dispatches without the changes prepared while this node owned the session before: it lost the session
+     * since (a write conflicted) and took it back (a load claimed the row again, with the other node's state), and
+     * such a change, still queued, would match the row under the node's name and could match its version too.
+     * Those end as not applied, unwritten.
+     */
+    private List<DatabaseDispatch> withoutEarlierOwnerships(List<DatabaseDispatch> dispatches) {
+        List<DatabaseDispatch> current = null;
+        for (int i = 0; i < dispatches.size(); i++) {
+            DatabaseDispatch dispatch = dispatches.get(i);
+            TrackedSessions.State now = dispatch.preparedUnder() == null ? null : tracked.get(dispatch.write().sessionId());
+            boolean earlier = now != null && now != dispatch.preparedUnder();
+            if (earlier && current == null) {
+                current = new ArrayList<>(dispatches.subList(0, i));
+            }
+            if (earlier) {
+                dispatch.notApplied("prepared before this node lost the session and took it back");
+                dispatch.done();
+            } else if (current != null) {
+                current.add(dispatch);
+            }
+        }
+        return current == null ? dispatches : current;
     }
 
     /** A queued write was dropped: the next change of its session is written in full, a removal is retried. */

@@ -2,18 +2,27 @@ package io.cohort.replication.database;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
+import io.cohort.replication.engine.ChangeKind;
+import io.cohort.replication.engine.Dispatch;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.engine.SessionChange;
+import io.cohort.replication.group.RecordingCache;
 import io.cohort.replication.group.ShopVisit;
 import io.cohort.replication.group.TestGroup;
 import io.cohort.replication.group.TestMember;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -143,6 +152,46 @@ class OptimisticConcurrencyTest {
                 assertThat(a.conflicts()).isZero();
             }
         }
+    }
+
+    @Test
+    void aChangeQueuedBeforeANodeLostTheSessionDoesNotLandAfterItTookTheSessionBack() throws Exception {
+        try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
+            pool.setJdbcUrl(database.jdbcUrl());
+            pool.setUsername("sa");
+            SessionTables tables = SessionTables.createOrCheck(pool, "cohort_");
+            DatabaseSessionTransport a = transport(database, pool, tables, "a");
+            DatabaseSessionTransport b = transport(database, pool, tables, "b");
+            Instant now = Instant.now();
+            a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
+            a.prepare(change(2, ChangeKind.DELTA, "EST-1"), false).send();
+            Dispatch third = a.prepare(change(3, ChangeKind.DELTA, "a-3"), false); // a's lane is backed up
+            Dispatch fourth = a.prepare(change(4, ChangeKind.DELTA, "a-4"), false);
+
+            long atB = b.takeOver("s1", Duration.ofSeconds(1)).orElseThrow().version(); // a was slow, not dead
+            b.prepare(change(atB + 1, ChangeKind.DELTA, "EST-2"), false).send();
+            third.send(); // a learns it lost the session
+            a.takeOver("s1", Duration.ofSeconds(1)).orElseThrow(); // and the user's next request comes back to a
+            fourth.send();
+
+            assertThat(fourth.applied()).as("a's change from before it lost the session").isCompletedExceptionally();
+            assertThat(a.takeOver("s1", Duration.ofSeconds(1)).orElseThrow().attributes().get("cart"))
+                    .isEqualTo("EST-2".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    private static SessionChange change(long version, ChangeKind kind, String cart) {
+        Instant now = Instant.now();
+        return new SessionChange("s1", version, kind, now, now, 60_000,
+                Map.of("cart", cart.getBytes(java.nio.charset.StandardCharsets.UTF_8)), Set.of());
+    }
+
+    private static DatabaseSessionTransport transport(TestDatabase database, HikariDataSource pool, SessionTables tables,
+            String node) {
+        return new DatabaseSessionTransport(DatabaseNode.APP, new SessionWriter(pool, tables, DatabaseNode.APP, node, "h"),
+                new SessionLoader(pool, tables, DatabaseNode.APP, node, "h"), DatabaseNode.protocol(database),
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT),
+                new ReplicationMetrics(new SimpleMeterRegistry(), DatabaseNode.APP), new RecordingCache(), () -> { });
     }
 
     /** The live session a node builds from a loaded copy. */

@@ -107,10 +107,23 @@ final class SessionWriter {
     }
 
     private Outcome store(Statements statements, Store store) throws SQLException {
-        SessionChange change = store.change();
-        if (store.renamedFrom().isPresent() && !rename(statements, store.renamedFrom().get(), change.id())) {
-            return Outcome.CONFLICT; // the rows under the old id are another node's now, or gone
+        boolean matched = update(statements, store);
+        // the session got a new id since its rows were written: they are moved by the first write under the new id
+        // (a later one finds them there), only if they are still this node's
+        if (!matched && store.renamedFrom().isPresent() && rename(statements, store.renamedFrom().get(), store.sessionId())) {
+            matched = update(statements, store);
         }
+        // only a full copy may create the row: a delta whose full copy never arrived would make a partial session
+        if (!matched && !(store.mayInsert() && store.full() && insert(statements, store.change()))) {
+            return diagnose(statements, store);
+        }
+        writeAttributes(statements, store);
+        return Outcome.WRITTEN;
+    }
+
+    /** Updates the session row under the owner and version check; whether it matched. */
+    private boolean update(Statements statements, Store store) throws SQLException {
+        SessionChange change = store.change();
         PreparedStatement update = statements.get(store.full() ? tables.updateSessionIfOlder() : tables.updateSessionIfVersion());
         long lastAccessed = change.lastAccessed().toEpochMilli();
         update.setLong(1, change.version());
@@ -122,12 +135,7 @@ final class SessionWriter {
         update.setString(7, change.id());
         update.setString(8, nodeName);
         update.setLong(9, store.full() ? change.version() : change.version() - 1);
-        // only a full copy may create the row: a delta whose full copy never arrived would make a partial session
-        if (update.executeUpdate() == 0 && !(store.mayInsert() && store.full() && insert(statements, change))) {
-            return diagnose(statements, store);
-        }
-        writeAttributes(statements, store);
-        return Outcome.WRITTEN;
+        return update.executeUpdate() > 0;
     }
 
     /** Moves this node's rows of a session to its new id; false if no session row under the old id is this node's. */

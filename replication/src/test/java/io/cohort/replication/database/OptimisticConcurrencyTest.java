@@ -180,9 +180,36 @@ class OptimisticConcurrencyTest {
         }
     }
 
+    @Test
+    void changesQueuedUnderANewIdBeforeItsRowsMovedAreAllWritten() throws Exception {
+        try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
+            pool.setJdbcUrl(database.jdbcUrl());
+            pool.setUsername("sa");
+            SessionTables tables = SessionTables.createOrCheck(pool, "cohort_");
+            DatabaseSessionTransport a = transport(database, pool, tables, "a");
+            a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
+
+            a.idChanging("s1", "s2"); // a sign-on, under asynchronous delivery: both writes wait in the lane
+            a.prepareRemoval("s1", RemovalCause.INVALIDATED).send();
+            Dispatch full = a.prepare(change("s2", 2, ChangeKind.FULL, "EST-1"), false);
+            Dispatch delta = a.prepare(change("s2", 3, ChangeKind.DELTA, "EST-2"), false);
+            full.send();
+            delta.send();
+
+            SessionRows rows = new SessionRows(database);
+            assertThat(delta.applied()).as("the second write under the new id").isNotCompletedExceptionally();
+            assertThat(rows.version("s2")).isEqualTo(3);
+            assertThat(rows.version("s1")).isEqualTo(-1);
+        }
+    }
+
     private static SessionChange change(long version, ChangeKind kind, String cart) {
+        return change("s1", version, kind, cart);
+    }
+
+    private static SessionChange change(String id, long version, ChangeKind kind, String cart) {
         Instant now = Instant.now();
-        return new SessionChange("s1", version, kind, now, now, 60_000,
+        return new SessionChange(id, version, kind, now, now, 60_000,
                 Map.of("cart", cart.getBytes(java.nio.charset.StandardCharsets.UTF_8)), Set.of());
     }
 

@@ -78,7 +78,7 @@ class SessionTakeoverTest {
         Thread.sleep(20);
         withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie); // reads only
 
-        // the store hears of a request that changed nothing when Jetty releases the session, after the answer
+        // the store hears of a request that changed nothing too (at its response commit)
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!stores.copies.get(key).lastAccessed().isAfter(written) && System.nanoTime() < deadline) {
             Thread.sleep(10);

@@ -67,8 +67,9 @@ final class WebAppFactory {
 
         SessionHandler sessions = context.getSessionHandler();
         SessionStoreAdapter adapter = new SessionStoreAdapter(binder.apply(context));
-        // attribute changes are flushed at response commit; a request that changed nothing reaches the store when
-        // the cache releases it (CohortSessionCache), and the store decides how often that is worth a touch
+        // every request reaches the store at its response commit (Jetty flushes a session setAttribute made dirty,
+        // CohortSessionCache.commit reports the others), and the store decides how often an unchanged one is worth
+        // a touch; the save period only keeps Jetty's own release from handing the session over a second time
         adapter.setSavePeriodSec(60);
         sessions.setSessionCache(new CohortSessionCache(sessions, adapter));
         context.addFilter(new FilterHolder(new BackupRouteFilter(adapter)), "/*", EnumSet.of(DispatcherType.REQUEST));

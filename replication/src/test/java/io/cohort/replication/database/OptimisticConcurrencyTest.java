@@ -156,13 +156,9 @@ class OptimisticConcurrencyTest {
 
     @Test
     void aChangeQueuedBeforeANodeLostTheSessionDoesNotLandAfterItTookTheSessionBack() throws Exception {
-        try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
-            pool.setJdbcUrl(database.jdbcUrl());
-            pool.setUsername("sa");
-            SessionTables tables = SessionTables.createOrCheck(pool, "cohort_");
-            DatabaseSessionTransport a = transport(database, pool, tables, "a");
-            DatabaseSessionTransport b = transport(database, pool, tables, "b");
-            Instant now = Instant.now();
+        try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
+            DatabaseSessionTransport a = nodes.transport("a");
+            DatabaseSessionTransport b = nodes.transport("b");
             a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
             a.prepare(change(2, ChangeKind.DELTA, "EST-1"), false).send();
             Dispatch third = a.prepare(change(3, ChangeKind.DELTA, "a-3"), false); // a's lane is backed up
@@ -182,11 +178,8 @@ class OptimisticConcurrencyTest {
 
     @Test
     void changesQueuedUnderANewIdBeforeItsRowsMovedAreAllWritten() throws Exception {
-        try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
-            pool.setJdbcUrl(database.jdbcUrl());
-            pool.setUsername("sa");
-            SessionTables tables = SessionTables.createOrCheck(pool, "cohort_");
-            DatabaseSessionTransport a = transport(database, pool, tables, "a");
+        try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
+            DatabaseSessionTransport a = nodes.transport("a");
             a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
 
             a.idChanging("s1", "s2"); // a sign-on, under asynchronous delivery: both writes wait in the lane
@@ -196,7 +189,7 @@ class OptimisticConcurrencyTest {
             full.send();
             delta.send();
 
-            SessionRows rows = new SessionRows(database);
+            SessionRows rows = new SessionRows(nodes.database());
             assertThat(delta.applied()).as("the second write under the new id").isNotCompletedExceptionally();
             assertThat(rows.version("s2")).isEqualTo(3);
             assertThat(rows.version("s1")).isEqualTo(-1);
@@ -213,12 +206,30 @@ class OptimisticConcurrencyTest {
                 Map.of("cart", cart.getBytes(java.nio.charset.StandardCharsets.UTF_8)), Set.of());
     }
 
-    private static DatabaseSessionTransport transport(TestDatabase database, HikariDataSource pool, SessionTables tables,
-            String node) {
-        return new DatabaseSessionTransport(DatabaseNode.APP, new SessionWriter(pool, tables, DatabaseNode.APP, node, "h"),
-                new SessionLoader(pool, tables, DatabaseNode.APP, node, "h"), DatabaseNode.protocol(database),
-                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT),
-                new ReplicationMetrics(new SimpleMeterRegistry(), DatabaseNode.APP), new RecordingCache(), () -> { });
+    /** Transports of nodes built by hand on one H2 database, so a test decides when each write is sent. */
+    private record HandBuiltTransports(TestDatabase database, HikariDataSource pool, SessionTables tables)
+            implements AutoCloseable {
+
+        static HandBuiltTransports open() throws Exception {
+            TestDatabase database = new H2Database();
+            HikariDataSource pool = new HikariDataSource();
+            pool.setJdbcUrl(database.jdbcUrl());
+            pool.setUsername("sa");
+            return new HandBuiltTransports(database, pool, SessionTables.createOrCheck(pool, "cohort_"));
+        }
+
+        DatabaseSessionTransport transport(String node) {
+            return new DatabaseSessionTransport(DatabaseNode.APP, new SessionWriter(pool, tables, DatabaseNode.APP, node, "h"),
+                    new SessionLoader(pool, tables, DatabaseNode.APP, node, "h"), DatabaseNode.protocol(database),
+                    TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT),
+                    new ReplicationMetrics(new SimpleMeterRegistry(), DatabaseNode.APP), new RecordingCache(), () -> { });
+        }
+
+        @Override
+        public void close() {
+            pool.close();
+            database.close();
+        }
     }
 
     /** The live session a node builds from a loaded copy. */

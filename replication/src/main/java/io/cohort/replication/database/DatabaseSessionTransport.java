@@ -3,6 +3,7 @@ package io.cohort.replication.database;
 import io.cohort.config.DatabaseProtocol;
 import io.cohort.config.Delivery;
 import io.cohort.config.ReplicationSettings;
+import io.cohort.config.Trigger;
 import io.cohort.replication.database.DatabaseWrite.Outcome;
 import io.cohort.replication.database.DatabaseWrite.Removal;
 import io.cohort.replication.database.DatabaseWrite.Store;
@@ -83,6 +84,12 @@ final class DatabaseSessionTransport implements SessionTransport {
     private final SessionCacheControl cache;
     private final Runnable onClose;
     private final TrackedSessions tracked = new TrackedSessions();
+    /**
+     * Whether a session is written under its new id in the request that changed it (every trigger but onShutdown):
+     * only then are its rows moved to the new id by that write; under onShutdown the old id's rows are deleted at
+     * once, as for any retired id, and the session is written under its new id at the stop.
+     */
+    private final boolean writesAtIdChange;
     private final AtomicBoolean conflictLogged = new AtomicBoolean();
     private final AtomicBoolean failureLogged = new AtomicBoolean();
     private final AtomicBoolean timeoutLogged = new AtomicBoolean();
@@ -94,6 +101,7 @@ final class DatabaseSessionTransport implements SessionTransport {
         this.loader = loader;
         this.protocol = protocol;
         this.syncTimeout = settings.delivery() instanceof Delivery.Sync sync ? sync.timeout() : null;
+        this.writesAtIdChange = settings.trigger() != Trigger.ON_SHUTDOWN;
         this.cacheMissDelay = settings.cacheMissDelay();
         this.metrics = metrics;
         this.cache = cache;
@@ -122,13 +130,17 @@ final class DatabaseSessionTransport implements SessionTransport {
     }
 
     /**
-     * The rows stay under the old id until the next write of the session moves them, under the owner check; so the
-     * old id's removal that follows deletes nothing. A session this node already lost is a conflict at once.
+     * A session this node already lost is a conflict at once. Otherwise, when the request writes the session under its
+     * new id ({@link #writesAtIdChange}), the rows stay under the old id until that write moves them, under the owner
+     * check, and the old id's removal that follows deletes nothing; under onShutdown nothing changes here.
      */
     @Override
     public void idChanging(String oldId, String newId) {
-        if (!tracked.rename(oldId, newId)) {
+        if (tracked.isDisowned(oldId)) {
+            tracked.rename(oldId, newId);
             lost(newId);
+        } else if (writesAtIdChange) {
+            tracked.rename(oldId, newId);
         }
     }
 

@@ -113,6 +113,11 @@ final class TrackedSessions {
         return true;
     }
 
+    /** Whether another node took the session over (a write conflicted). */
+    boolean isDisowned(String id) {
+        return disowned.contains(id);
+    }
+
     /** Whether the session was disowned (and forgets that it was). */
     boolean forgetDisowned(String id) {
         return disowned.remove(id);

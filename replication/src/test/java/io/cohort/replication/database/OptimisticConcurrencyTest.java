@@ -155,6 +155,36 @@ class OptimisticConcurrencyTest {
     }
 
     @Test
+    void underOnShutdownASessionGivenANewIdAfterATakeoverIsNeitherEvictedNorLeftUnderItsOldId() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_SHUTDOWN, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            SessionRows rows = new SessionRows(database);
+            TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.access(Instant.now()).maxInactive(600_000);
+                session.set("cart", "EST-1");
+            }
+            a.stopGracefully(List.of(session)); // a rolling restart: a hands the session over
+            TestSession atB = continueOn(b.store().load(session.id()).orElseThrow());
+
+            TestSession renamed = atB.renamed("renamed-" + System.nanoTime()); // the user signs on at b
+            synchronized (renamed) {
+                b.store().idChanged(session.id(), renamed);
+                renamed.changeMaxInactive(300_000);
+                b.store().requestCompleted(renamed);
+            }
+
+            assertThat(b.conflicts()).isZero();
+            assertThat(b.cache().evicted()).doesNotContain(renamed.id());
+            assertThat(rows.version(session.id())).as("the retired id's row").isEqualTo(-1);
+            b.stopGracefully(List.of(renamed));
+            assertThat(rows.owner(renamed.id())).as("handed over at b's stop").contains("b");
+        }
+    }
+
+    @Test
     void aChangeQueuedBeforeANodeLostTheSessionDoesNotLandAfterItTookTheSessionBack() throws Exception {
         try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
             DatabaseSessionTransport a = nodes.transport("a");

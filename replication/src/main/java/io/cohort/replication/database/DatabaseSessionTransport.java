@@ -132,7 +132,8 @@ final class DatabaseSessionTransport implements SessionTransport {
     /**
      * A session this node already lost is a conflict at once. Otherwise, when the request writes the session under its
      * new id ({@link #writesAtIdChange}), the rows stay under the old id until that write moves them, under the owner
-     * check, and the old id's removal that follows deletes nothing; under onShutdown nothing changes here.
+     * check, and the old id's removal that follows deletes nothing. Under onShutdown the old id's removal deletes
+     * them, under the owner check too: if it finds them another node's, the session under its new id is lost.
      */
     @Override
     public void idChanging(String oldId, String newId) {
@@ -141,6 +142,11 @@ final class DatabaseSessionTransport implements SessionTransport {
             lost(newId);
         } else if (writesAtIdChange) {
             tracked.rename(oldId, newId);
+        } else {
+            TrackedSessions.State state = tracked.get(oldId);
+            if (state != null && state.committed) {
+                tracked.retiring(oldId, newId);
+            }
         }
     }
 
@@ -388,6 +394,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                     metrics.sentBytes(write.estimatedBytes());
                     if (write instanceof Removal) {
                         tracked.removalDone(write.sessionId());
+                        tracked.retired(write.sessionId());
                     }
                 }
             }
@@ -399,7 +406,13 @@ final class DatabaseSessionTransport implements SessionTransport {
                 tracked.needsFull(write.sessionId());
                 dispatch.notApplied("the row's version did not match; the session is written in full next time");
             }
-            case SKIPPED -> tracked.removedElsewhereOrNowhere(write.sessionId()); // nothing of this node's to delete
+            case SKIPPED -> {
+                tracked.removedElsewhereOrNowhere(write.sessionId()); // nothing of this node's to delete
+                String renamedTo = tracked.retired(write.sessionId());
+                if (renamedTo != null) {
+                    lost(renamedTo); // another node took the session over before this node gave it a new id
+                }
+            }
         }
     }
 

@@ -45,6 +45,11 @@ final class TrackedSessions {
     private final Set<String> disowned = ConcurrentHashMap.newKeySet();
     private final ConcurrentMap<String, Long> tombstones = new ConcurrentHashMap<>();
     private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
+    /**
+     * Ids retired by a change of id whose rows are deleted rather than moved (onShutdown), while their deletion has not
+     * yet told whether the rows were still this node's: old id to new id.
+     */
+    private final ConcurrentMap<String, String> retiredFor = new ConcurrentHashMap<>();
 
     /** The state of a session about to be written, created at its first change; null if disowned. */
     State forChange(String id) {
@@ -111,6 +116,22 @@ final class TrackedSessions {
             states.put(newId, state);
         }
         return true;
+    }
+
+    /**
+     * The session this node has written under {@code oldId} goes on as {@code newId}, and the old id's rows are to be
+     * deleted: if the deletion finds them another node's, the session under its new id is stale ({@link #retired}).
+     */
+    void retiring(String oldId, String newId) {
+        if (retiredFor.size() >= MAX_DISOWNED) {
+            retiredFor.clear();
+        }
+        retiredFor.put(oldId, newId);
+    }
+
+    /** The new id of a session whose old id's deletion just ended, if it was retired by a change of id; forgets it. */
+    String retired(String oldId) {
+        return retiredFor.remove(oldId);
     }
 
     /** Whether another node took the session over (a write conflicted). */

@@ -185,6 +185,36 @@ class OptimisticConcurrencyTest {
     }
 
     @Test
+    void underOnShutdownAStaleOwnerThatGivesTheSessionANewIdDoesNotHandItOverAtItsStop() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_SHUTDOWN, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode x = DatabaseNode.start("x", database, settings);
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            SessionRows rows = new SessionRows(database);
+            TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
+            synchronized (session) {
+                session.access(Instant.now()).maxInactive(600_000);
+                session.set("cart", "EST-1");
+            }
+            x.stopGracefully(List.of(session)); // a rolling restart: x hands the session over
+            TestSession atA = continueOn(a.store().load(session.id()).orElseThrow());
+            b.store().load(session.id()).orElseThrow(); // a was slow: the balancer sent the user to b
+
+            TestSession renamed = atA.renamed("renamed-" + System.nanoTime()); // a request back at a signs on
+            synchronized (renamed) {
+                a.store().idChanged(session.id(), renamed);
+            }
+            a.stopGracefully(List.of(renamed));
+
+            assertThat(rows.version(renamed.id())).as("a row of a's stale copy under the new id").isEqualTo(-1);
+            assertThat(rows.owner(session.id())).as("the session at b").contains("b");
+            assertThat(a.conflicts()).isEqualTo(1);
+            assertThat(a.cache().evicted()).contains(renamed.id());
+        }
+    }
+
+    @Test
     void aChangeQueuedBeforeANodeLostTheSessionDoesNotLandAfterItTookTheSessionBack() throws Exception {
         try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
             DatabaseSessionTransport a = nodes.transport("a");

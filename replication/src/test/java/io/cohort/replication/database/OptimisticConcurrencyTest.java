@@ -161,12 +161,7 @@ class OptimisticConcurrencyTest {
              DatabaseNode a = DatabaseNode.start("a", database, settings);
              DatabaseNode b = DatabaseNode.start("b", database, settings)) {
             SessionRows rows = new SessionRows(database);
-            TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
-            synchronized (session) {
-                session.access(Instant.now()).maxInactive(600_000);
-                session.set("cart", "EST-1");
-            }
-            a.stopGracefully(List.of(session)); // a rolling restart: a hands the session over
+            TestSession session = handedOverAtTheStopOf(a);
             TestSession atB = continueOn(b.store().load(session.id()).orElseThrow());
 
             TestSession renamed = atB.renamed("renamed-" + System.nanoTime()); // the user signs on at b
@@ -192,12 +187,7 @@ class OptimisticConcurrencyTest {
              DatabaseNode a = DatabaseNode.start("a", database, settings);
              DatabaseNode b = DatabaseNode.start("b", database, settings)) {
             SessionRows rows = new SessionRows(database);
-            TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
-            synchronized (session) {
-                session.access(Instant.now()).maxInactive(600_000);
-                session.set("cart", "EST-1");
-            }
-            x.stopGracefully(List.of(session)); // a rolling restart: x hands the session over
+            TestSession session = handedOverAtTheStopOf(x);
             TestSession atA = continueOn(a.store().load(session.id()).orElseThrow());
             b.store().load(session.id()).orElseThrow(); // a was slow: the balancer sent the user to b
 
@@ -290,6 +280,17 @@ class OptimisticConcurrencyTest {
             pool.close();
             database.close();
         }
+    }
+
+    /** A session with a cart that {@code node} handed over at its graceful stop (a rolling restart), under onShutdown. */
+    private static TestSession handedOverAtTheStopOf(DatabaseNode node) {
+        TestSession session = new TestSession("rolling-" + System.nanoTime(), TestMember.CODEC);
+        synchronized (session) {
+            session.access(Instant.now()).maxInactive(600_000);
+            session.set("cart", "EST-1");
+        }
+        node.stopGracefully(List.of(session));
+        return session;
     }
 
     /** The live session a node builds from a loaded copy. */

@@ -8,6 +8,7 @@ import io.cohort.replication.wire.MalformedMessageException;
 import io.cohort.replication.wire.MessageCodec;
 import io.cohort.replication.wire.ReplicationMessage;
 import io.cohort.replication.wire.ReplicationMessage.Acknowledgement;
+import io.cohort.replication.wire.ReplicationMessage.ForApplication;
 import io.cohort.replication.wire.ReplicationMessage.FullCopyRequest;
 import io.cohort.replication.wire.ReplicationMessage.Hello;
 import io.cohort.replication.wire.ReplicationMessage.Lookup;
@@ -118,10 +119,9 @@ final class MessageRouter implements Inbox {
     }
 
     private void route(Address from, ReplicationMessage message, int length) {
-        String application = applicationOf(message);
-        if (application != null && !known.admit(application)) {
+        if (message instanceof ForApplication about && !known.admit(about.application())) {
             reject(from, "names more applications than a member keeps apart (" + KnownApplications.DEFAULT_LIMIT
-                    + " besides its own): " + application);
+                    + " besides its own): " + about.application());
             return;
         }
         String sender = group.membership().nameOf(from);
@@ -211,26 +211,6 @@ final class MessageRouter implements Inbox {
             return;
         }
         acknowledge(from, update.correlation());
-    }
-
-    /** The application a message is about, or null for one about no application. */
-    private static String applicationOf(ReplicationMessage message) {
-        if (message instanceof SessionUpdate m) {
-            return m.application();
-        } else if (message instanceof SessionRemoved m) {
-            return m.application();
-        } else if (message instanceof ReleaseCopy m) {
-            return m.application();
-        } else if (message instanceof Touch m) {
-            return m.application();
-        } else if (message instanceof FullCopyRequest m) {
-            return m.application();
-        } else if (message instanceof Lookup m) {
-            return m.application();
-        } else if (message instanceof TakenOver m) {
-            return m.application();
-        }
-        return null;
     }
 
     private void answerLookup(Address from, Lookup lookup) {

@@ -22,6 +22,13 @@ import java.util.Optional;
  */
 public sealed interface ReplicationMessage {
 
+    /** A message about one application's sessions. */
+    sealed interface ForApplication extends ReplicationMessage {
+
+        /** The application the message is about, as the sender names it. */
+        String application();
+    }
+
     long NO_CORRELATION = 0;
 
     /** The sender's member data, sent to members that joined the view. */
@@ -32,7 +39,7 @@ public sealed interface ReplicationMessage {
     }
 
     /** A change the holder applies in version order; acknowledged after applying if correlated. */
-    record SessionUpdate(String application, long correlation, SessionChange change) implements ReplicationMessage {
+    record SessionUpdate(String application, long correlation, SessionChange change) implements ForApplication {
         public SessionUpdate {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(change, "change");
@@ -40,7 +47,7 @@ public sealed interface ReplicationMessage {
     }
 
     /** The owner invalidated the session or it expired: the copy goes and never comes back. */
-    record SessionRemoved(String application, String sessionId, RemovalCause cause) implements ReplicationMessage {
+    record SessionRemoved(String application, String sessionId, RemovalCause cause) implements ForApplication {
         public SessionRemoved {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");
@@ -49,7 +56,7 @@ public sealed interface ReplicationMessage {
     }
 
     /** The holder is no longer in the session's placement: drop the copy if it is not newer. */
-    record ReleaseCopy(String application, String sessionId, long version) implements ReplicationMessage {
+    record ReleaseCopy(String application, String sessionId, long version) implements ForApplication {
         public ReleaseCopy {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");
@@ -58,7 +65,7 @@ public sealed interface ReplicationMessage {
 
     /** The session was used without changes: keeps the copy's last-access time current. */
     record Touch(String application, String sessionId, long version, java.time.Instant lastAccessed)
-            implements ReplicationMessage {
+            implements ForApplication {
         public Touch {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");
@@ -71,7 +78,7 @@ public sealed interface ReplicationMessage {
     }
 
     /** A holder saw a version gap (or has no copy to apply a delta to) and asks the owner for all of it. */
-    record FullCopyRequest(String application, String sessionId, long correlation) implements ReplicationMessage {
+    record FullCopyRequest(String application, String sessionId, long correlation) implements ForApplication {
         public FullCopyRequest {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");
@@ -79,7 +86,7 @@ public sealed interface ReplicationMessage {
     }
 
     /** Does the receiver hold a copy of this session? */
-    record Lookup(String application, String sessionId, long correlation) implements ReplicationMessage {
+    record Lookup(String application, String sessionId, long correlation) implements ForApplication {
         public Lookup {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");
@@ -98,7 +105,7 @@ public sealed interface ReplicationMessage {
      * copies on. Others drop their copy; a listed holder keeps a copy of exactly that version.
      */
     record TakenOver(String application, String sessionId, long version, List<String> holders)
-            implements ReplicationMessage {
+            implements ForApplication {
         public TakenOver {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");

@@ -54,7 +54,9 @@ public interface SessionTransport {
 
     /**
      * The owner removed the session (or retired its id): every copy must go, and must not come back.
-     * Also forgets what the transport tracked for the id.
+     * Also forgets what the transport tracked for the id. Under synchronous delivery the returned
+     * {@link Dispatch#applied()} of an invalidation waits, as a change's does, until every target removed its copy, so a
+     * sign-off answered to the user cannot come back through a copy a crash left behind.
      */
     Dispatch prepareRemoval(String sessionId, RemovalCause cause);
 

@@ -1,6 +1,7 @@
 package io.cohort.replication.group;
 
 import io.cohort.cluster.Member;
+import io.cohort.config.Delivery;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.Batching;
@@ -31,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * One application's transport over the JGroups group: places each owned session's copies on
@@ -46,6 +48,8 @@ final class GroupSessionTransport implements SessionTransport {
     private final GroupContext group;
     private final ReplicaPlacement placement;
     private final boolean continuous;
+    /** Synchronous delivery: removals wait for their targets, as changes do. */
+    private final boolean acknowledgesRemovals;
     private final ReplicationMetrics metrics;
     private final OwnedSessions owned = new OwnedSessions();
     /** Sessions handed over at a graceful stop ({@link #forget}), kept for the holders' gap repairs until closed. */
@@ -69,6 +73,7 @@ final class GroupSessionTransport implements SessionTransport {
         this.group = group;
         this.placement = new ReplicaPlacement(settings.writeQuota(), settings.allowColocation());
         this.continuous = settings.trigger() != Trigger.ON_SHUTDOWN;
+        this.acknowledgesRemovals = settings.delivery() instanceof Delivery.Sync;
         this.metrics = metrics;
         this.onClose = onClose;
         this.replaced = replaced;
@@ -153,7 +158,7 @@ final class GroupSessionTransport implements SessionTransport {
      * node that merely holds a copy (it never loaded the session) to everyone. A node whose session another member
      * took over drops its stale live copy, and the session lives on at its new owner, unless the user invalidated
      * it here (signed off on a request that still ran on the stale copy): that goes to everyone, the new owner
-     * included, so the sign-off holds.
+     * included, so the sign-off holds. Under synchronous delivery every member an invalidation goes to acknowledges it.
      */
     @Override
     public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
@@ -162,22 +167,20 @@ final class GroupSessionTransport implements SessionTransport {
                 return Dispatch.NONE;
             }
             group.backups().remove(application, sessionId);
-            byte[] frame = group.messenger().encode(new SessionRemoved(application, sessionId, cause));
-            return removalDispatch(List.of(new GroupDispatch.Frame(null, frame)));
+            return removalDispatch(sessionId, cause, null);
         }
         OwnedReplica replica = owned.remove(sessionId);
         boolean heldCopy = group.backups().remove(application, sessionId);
-        byte[] frame = group.messenger().encode(new SessionRemoved(application, sessionId, cause));
-        List<GroupDispatch.Frame> frames = new ArrayList<>();
+        Set<String> targets = new HashSet<>();
         if (replica != null) {
             synchronized (replica) {
-                replica.holders.keySet().forEach(holder -> frames.add(new GroupDispatch.Frame(holder, frame)));
-                replica.releasing.keySet().forEach(holder -> frames.add(new GroupDispatch.Frame(holder, frame)));
+                targets.addAll(replica.holders.keySet());
+                targets.addAll(replica.releasing.keySet());
             }
         } else if (heldCopy) {
-            frames.add(new GroupDispatch.Frame(null, frame)); // who else holds it is unknown here: tell everyone
+            return removalDispatch(sessionId, cause, null); // who else holds it is unknown here: tell everyone
         }
-        return frames.isEmpty() ? Dispatch.NONE : removalDispatch(frames);
+        return targets.isEmpty() ? Dispatch.NONE : removalDispatch(sessionId, cause, targets);
     }
 
     /**
@@ -185,15 +188,44 @@ final class GroupSessionTransport implements SessionTransport {
      * removed session back. If the asynchronous queue has no room, the abandoning thread sends it itself; it may
      * then overtake changes of the session still queued, which the holders refuse once the removal left a
      * tombstone.
+     *
+     * @param targets the members to tell, or {@code null} for every other member (one multicast frame)
      */
-    private GroupDispatch removalDispatch(List<GroupDispatch.Frame> frames) {
+    private GroupDispatch removalDispatch(String sessionId, RemovalCause cause, Set<String> targets) {
+        Set<String> waitedFor = targets != null ? targets : group.membership().others().stream()
+                .map(Member::name).collect(Collectors.toSet());
+        // not an expiry: the sweeper expires sessions one after another and must not wait on each (a copy the user
+        // left alone that long is refused at a takeover once past a quarter more of its interval)
+        boolean acknowledged = acknowledgesRemovals && cause == RemovalCause.INVALIDATED;
+        SyncAcknowledgements.Registration registration = acknowledged ? group.acks().register(waitedFor) : null;
+        long correlation = registration == null ? 0 : registration.correlation();
+        byte[] frame = group.messenger().encode(new SessionRemoved(application, correlation, sessionId, cause));
+        List<GroupDispatch.Frame> frames = targets == null ? List.of(new GroupDispatch.Frame(null, frame))
+                : targets.stream().map(target -> new GroupDispatch.Frame(target, frame)).toList();
+        CompletableFuture<Void> applied = registration == null
+                ? CompletableFuture.completedFuture(null) : registration.done();
         AtomicReference<GroupDispatch> removal = new AtomicReference<>();
-        removal.set(new GroupDispatch(frames, group.messenger(), metrics, -1, CompletableFuture.completedFuture(null),
-                this::plainFrameMissed, () -> {
+        removal.set(new GroupDispatch(frames, group.messenger(), metrics, -1, applied,
+                missed -> {
+                    plainFrameMissed(missed);
+                    (missed == null ? waitedFor : Set.of(missed)).forEach(target -> removalMissed(target, correlation));
+                }, () -> {
                     removal.get().send();
                     return false;
                 }));
         return removal.get();
+    }
+
+    /** A removal could not be sent to {@code target}: under synchronous delivery the wait for it fails, unless it left. */
+    private void removalMissed(String target, long correlation) {
+        if (correlation == 0) {
+            return;
+        }
+        if (isMember(target)) {
+            group.acks().missed(correlation, target);
+        } else {
+            group.acks().acknowledged(correlation, target);
+        }
     }
 
     /**

@@ -146,6 +146,7 @@ final class MessageRouter implements Inbox {
                 local.owned().disown(removed.sessionId());
                 local.steppedBack(removed.sessionId());
             }
+            acknowledge(from, removed.correlation());
         } else if (message instanceof ReleaseCopy release) {
             received.bytes(release.application(), length);
             group.backups().release(release.application(), release.sessionId(), release.version(), sender,

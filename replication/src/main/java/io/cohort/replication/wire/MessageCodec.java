@@ -28,7 +28,7 @@ import java.util.Set;
 /**
  * The binary form of {@link ReplicationMessage}s. A frame is
  * <pre>
- *   magic 0xC7 | format 1 | type | body
+ *   magic 0xC7 | format 2 | type | body
  * </pre>
  * Bodies are fields in declaration order: varints for numbers (zig-zag where negative values are
  * possible), UTF-8 strings and byte arrays prefixed by their varint length, enums as one byte.
@@ -42,7 +42,7 @@ import java.util.Set;
 public final class MessageCodec {
 
     private static final int MAGIC = 0xC7;
-    private static final int FORMAT = 1;
+    private static final int FORMAT = 2;
     private static final int HEADER = 3;
 
     private final WireLimits limits;
@@ -65,7 +65,8 @@ public final class MessageCodec {
             out.writeString(m.application()).writeVarLong(m.correlation());
             writeChange(out, m.change());
         } else if (message instanceof SessionRemoved m) {
-            out.writeString(m.application()).writeString(m.sessionId()).writeByte(m.cause().ordinal());
+            out.writeString(m.application()).writeVarLong(m.correlation()).writeString(m.sessionId())
+                    .writeByte(m.cause().ordinal());
         } else if (message instanceof ReleaseCopy m) {
             out.writeString(m.application()).writeString(m.sessionId()).writeVarLong(m.version());
         } else if (message instanceof Touch m) {
@@ -105,7 +106,8 @@ public final class MessageCodec {
             case HELLO -> new Hello(readMember(in));
             case UPDATE -> new SessionUpdate(name(in, "application"), in.readNonNegative("correlation"),
                     readChange(in));
-            case REMOVED -> new SessionRemoved(name(in, "application"), name(in, "session id"),
+            case REMOVED -> new SessionRemoved(name(in, "application"), in.readNonNegative("correlation"),
+                    name(in, "session id"),
                     enumValue(RemovalCause.values(), in.readByte(), "removal cause"));
             case RELEASE -> new ReleaseCopy(name(in, "application"), name(in, "session id"),
                     in.readNonNegative("version"));

@@ -46,8 +46,12 @@ public sealed interface ReplicationMessage {
         }
     }
 
-    /** The owner invalidated the session or it expired: the copy goes and never comes back. */
-    record SessionRemoved(String application, String sessionId, RemovalCause cause) implements ForApplication {
+    /**
+     * The owner invalidated the session or it expired: the copy goes and never comes back. Acknowledged after
+     * removing if correlated (synchronous delivery), whether or not the receiver held a copy.
+     */
+    record SessionRemoved(String application, long correlation, String sessionId, RemovalCause cause)
+            implements ForApplication {
         public SessionRemoved {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");

@@ -50,6 +50,32 @@ class DeliveryTest {
     }
 
     @Test
+    void synchronousRemovalIsAppliedByEveryHolderWhenTheCallReturns() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(2, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(5))))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember owner = members.get(0);
+            List<TestMember> holders = members.subList(1, 3);
+
+            for (int visitor = 1; visitor <= 20; visitor++) {
+                ShopVisit visit = new ShopVisit(owner).request(Map.of("user", "user" + visitor));
+                for (TestMember holder : holders) {
+                    assertThat(holder.backupVersion(visit.id())).isEqualTo(visit.version());
+                }
+                TestSession session = visit.session();
+                synchronized (session) {
+                    owner.store().removed(visit.id(), RemovalCause.INVALIDATED); // the user signs off
+                }
+                for (TestMember holder : holders) {
+                    assertThat(holder.backup(visit.id())).as("%s's copy right after sign-off %d", holder.name(), visitor)
+                            .isEmpty();
+                }
+            }
+            assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
+        }
+    }
+
+    @Test
     void aNewInactiveIntervalAloneReachesTheHolderSoTheCopyExpiresWhenTheSessionDoes() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_REQUEST_END,
                 Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(5))))) {

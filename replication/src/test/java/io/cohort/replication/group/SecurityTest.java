@@ -150,7 +150,7 @@ class SecurityTest {
             List<byte[]> captured = GroupFaults.recordFrom(a, b);
             GroupFaults.send(a, b, forgedUpdate("replayed")); // a legitimate copy, as the link carried it
             Await.until("b holds the copy", () -> b.backupVersion("replayed") == 1);
-            GroupFaults.send(a, b, new SessionRemoved(TestGroup.APP, "replayed", RemovalCause.INVALIDATED));
+            GroupFaults.send(a, b, new SessionRemoved(TestGroup.APP, 0, "replayed", RemovalCause.INVALIDATED));
             Await.until("b dropped it", () -> b.backup("replayed").isEmpty());
             byte[] update = captured.stream().filter(payload -> containsAscii(payload, "replayed")).findFirst().orElseThrow();
 

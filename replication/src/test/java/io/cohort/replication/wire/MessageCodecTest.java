@@ -47,7 +47,7 @@ class MessageCodecTest {
                 new Hello(new Member("n1", "n1", "blade1", URI.create("http://127.0.0.1:8081"), URI.create("http://127.0.0.1:9091"))),
                 new SessionUpdate("shop", 42, delta()),
                 new SessionUpdate("shop", 0, SessionChange.full(stored)),
-                new SessionRemoved("shop", ID, RemovalCause.EXPIRED),
+                new SessionRemoved("shop", 12, ID, RemovalCause.EXPIRED),
                 new ReleaseCopy("shop", ID, 9),
                 new Touch("shop", ID, 9, T),
                 new Acknowledgement(Long.MAX_VALUE),
@@ -135,7 +135,7 @@ class MessageCodecTest {
         MessageCodec strict = new MessageCodec(new WireLimits(64, 1024, 10, 5));
         byte[] bigValue = codec.encode(new SessionUpdate("shop", 0, new SessionChange(ID, 1, ChangeKind.FULL, T, T, 0,
                 Map.of("v", new byte[2048]), Set.of())));
-        byte[] claimsHugeString = {(byte) 0xC7, 1, 2, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07};
+        byte[] claimsHugeString = {(byte) 0xC7, 2, 2, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x07};
 
         assertThatThrownBy(() -> strict.decode(bigValue)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("exceeds the limit");
@@ -147,7 +147,7 @@ class MessageCodecTest {
         byte[] ack = codec.encode(new Acknowledgement(1));
         byte[] trailing = Arrays.copyOf(ack, ack.length + 1);
         byte[] otherFormat = ack.clone();
-        otherFormat[1] = 2;
+        otherFormat[1] = 1; // an earlier build's format
         byte[] unknownType = ack.clone();
         unknownType[2] = 77;
 

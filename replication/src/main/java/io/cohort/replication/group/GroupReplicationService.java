@@ -69,6 +69,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
         this.membership = new GroupMembership(self);
         JChannel jchannel = GroupStack.create(cluster, self.name(), options.stackTuning(), keys);
         SuspicionWatch suspicions = SuspicionWatch.insertInto(jchannel.getProtocolStack(), this::suspected);
+        ArrivalGate.insertInto(jchannel.getProtocolStack(), ReplicationMetrics.rejected(meters));
         Predicate<String> suspected = name -> membership.addressOf(name).map(suspicions::isSuspected).orElse(false);
         this.channel = new GroupChannel(jchannel, cluster.name(),
                 keys.map(k -> new FrameSeal(k.sealKey(), SharedSecretToken.MAX_CLOCK_SKEW, System::currentTimeMillis))

@@ -72,6 +72,7 @@ final class GroupStack {
                     new ProtocolConfiguration("SYM_ENCRYPT", cipher));
         }
         SharedSecretToken.register();
+        ArrivalGuards.install();
         JChannel channel = new JChannel(new KeyingConfigurator(configs, xml, keys));
         channel.name(nodeName);
         return channel;

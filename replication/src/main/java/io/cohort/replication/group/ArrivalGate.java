@@ -1,0 +1,88 @@
+package io.cohort.replication.group;
+
+import io.micrometer.core.instrument.Counter;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.jgroups.Message;
+import org.jgroups.protocols.Encrypt;
+import org.jgroups.protocols.TP;
+import org.jgroups.stack.Protocol;
+import org.jgroups.stack.ProtocolStack;
+import org.jgroups.util.MessageBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Drops what arrives from the network and must go no further up the stack: right above the transport, messages
+ * {@link ArrivalGuards} refused while reading them; right below {@code SYM_ENCRYPT}, messages that are not encrypted
+ * (which it would drop too, but log at ERROR each time, so anyone reaching the port could fill the log). Each drop is
+ * counted in {@code cohort.replication.messages.rejected}; each kind is logged once. Thread-safe.
+ */
+final class ArrivalGate extends Protocol {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ArrivalGate.class);
+    private static final int MAX_KINDS_LOGGED = 64;
+
+    /** Why a message is refused, or {@code null} to pass it on. */
+    private final Function<Message, String> refusal;
+    private final Counter rejected;
+    private final Set<String> kindsLogged = ConcurrentHashMap.newKeySet();
+
+    private ArrivalGate(Function<Message, String> refusal, Counter rejected) {
+        this.refusal = refusal;
+        this.rejected = rejected;
+    }
+
+    /**
+     * Puts the gates into {@code stack} before the channel connects: one above the transport, and one below
+     * {@code SYM_ENCRYPT} if the stack encrypts.
+     */
+    static void insertInto(ProtocolStack stack, Counter rejected) throws Exception {
+        stack.insertProtocol(new ArrivalGate(ArrivalGate::refusedWhileRead, rejected), ProtocolStack.Position.ABOVE,
+                TP.class);
+        Encrypt<?> encrypt = stack.findProtocol(Encrypt.class);
+        if (encrypt != null) {
+            short encryptId = encrypt.getId();
+            stack.insertProtocol(new ArrivalGate(message -> message.getHeader(encryptId) == null
+                    ? "a message that is not encrypted" : null, rejected), ProtocolStack.Position.BELOW, encrypt.getClass());
+        }
+    }
+
+    private static String refusedWhileRead(Message message) {
+        return message instanceof RefusedOnArrival refused ? refused.refusal() : null;
+    }
+
+    @Override
+    public Object up(Message message) {
+        String why = refusal.apply(message);
+        if (why != null) {
+            refuse(message, why);
+            return null;
+        }
+        return up_prot.up(message);
+    }
+
+    @Override
+    public void up(MessageBatch batch) {
+        batch.removeIf(message -> {
+            String why = refusal.apply(message);
+            if (why != null) {
+                refuse(message, why);
+            }
+            return why != null;
+        }, true);
+        if (!batch.isEmpty()) {
+            up_prot.up(batch);
+        }
+    }
+
+    private void refuse(Message message, String why) {
+        rejected.increment();
+        String kind = why.replaceAll("[0-9]+", "#");
+        if (kindsLogged.size() < MAX_KINDS_LOGGED && kindsLogged.add(kind)) {
+            LOG.warn("{}: refused a message from {} as it arrived: {} (further refusals of this kind are only counted "
+                    + "in cohort.replication.messages.rejected)", local_addr, message.getSrc(), why);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.net.Socket;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.jgroups.BytesMessage;
+import org.jgroups.Event;
+import org.jgroups.Message;
+import org.jgroups.ObjectMessage;
+import org.jgroups.Version;
+import org.jgroups.stack.IpAddress;
+import org.jgroups.util.ByteArrayDataOutputStream;
+import org.jgroups.util.ObjectWrapperSerializable;
+import org.jgroups.util.SeqnoList;
+import org.jgroups.util.UUID;
+import org.jgroups.util.Util;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What anyone who reaches a member's replication port sends, without the cluster secret: JGroups reads it before any
+ * authentication or decryption, so nothing in it may run code, allocate what its length fields claim, or fill the
+ * log. Each such message is refused, counted and logged once by kind; the member keeps replicating.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ArrivalGuardsTest {
+
+    /** A class whose deserialization is visible: what a gadget chain would start with. */
+    static final class Tripwire implements Serializable {
+        private static final long serialVersionUID = 1L;
+        static volatile String trippedOn;
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            in.defaultReadObject();
+            trippedOn = Thread.currentThread().getName();
+        }
+    }
+
+    @Test
+    void javaSerializedPayloadsFromOutsideAreNeverDeserialized() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            Tripwire.trippedOn = null;
+
+            sendFromOutside(victim,
+                    frame(new ObjectMessage(address(victim), new ObjectWrapperSerializable(new Tripwire()))),
+                    frame(new BytesMessage(address(victim), (Object) new Tripwire())));
+
+            Await.until("both messages refused", () -> victim.rejectedMessages() == 2);
+            assertThat(Tripwire.trippedOn).as("the thread that deserialized the sender's object").isNull();
+            stillReplicates(members.get(0), victim);
+        }
+    }
+
+    @Test
+    void lengthsBeyondTheBytesReceivedAreRefusedBeforeAllocating() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            // a 3-byte payload declared as ~2 GiB: the length is the int before the last 3 bytes
+            byte[] hugeBytes = frame(new BytesMessage(address(victim), new byte[] {1, 2, 3}));
+            writeInt(hugeBytes, hugeBytes.length - 7, 0x7FFF_FFF0);
+            // a one-word list of missing numbers declared to span ~2^31 of them (2^25 words): size, offset, word last
+            byte[] hugeList = frame(new ObjectMessage(address(victim), new SeqnoList(64, 0).add(3)));
+            writeInt(hugeList, hugeList.length - 20, 0x7FFF_FFF0);
+
+            sendFromOutside(victim, hugeBytes, hugeList);
+
+            Await.until("both messages refused", () -> victim.rejectedMessages() == 2);
+            stillReplicates(members.get(0), victim);
+        }
+    }
+
+    @Test
+    void unencryptedMessagesToAnEncryptingMemberAreCountedNotLoggedOneByOne() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            byte[] plain = frame(new BytesMessage(address(victim), new byte[] {1, 2, 3}));
+            byte[][] flood = new byte[200][];
+            Arrays.fill(flood, plain);
+
+            sendFromOutside(victim, flood);
+
+            Await.until("200 messages refused", () -> victim.rejectedMessages() == 200);
+            stillReplicates(members.get(0), victim);
+        }
+    }
+
+    private static void stillReplicates(TestMember owner, TestMember holder) {
+        ShopVisit visit = new ShopVisit(owner).request(Map.of("still", "working"));
+        Await.until("replication still works", () -> holder.backupVersion(visit.id()) == visit.version());
+    }
+
+    /** A message as the transport writes it, from a sender no member knows. */
+    private static byte[] frame(Message message) throws Exception {
+        message.setSrc(UUID.randomUUID());
+        ByteArrayDataOutputStream out = new ByteArrayDataOutputStream(256);
+        Util.writeMessage(message, out, false);
+        return Arrays.copyOf(out.buffer(), out.position());
+    }
+
+    private static org.jgroups.Address address(TestMember member) {
+        return member.service().channel().channel().getAddress();
+    }
+
+    private static void writeInt(byte[] frame, int at, int value) {
+        for (int i = 0; i < 4; i++) {
+            frame[at + i] = (byte) (value >>> (24 - 8 * i));
+        }
+    }
+
+    /** Connects to the member's port as a peer would (cookie, version, an address), then sends the frames. */
+    private static void sendFromOutside(TestMember member, byte[]... frames) throws Exception {
+        IpAddress listening = (IpAddress) member.service().channel().channel()
+                .down(new Event(Event.GET_PHYSICAL_ADDRESS, address(member)));
+        try (Socket socket = new Socket(listening.getIpAddress(), listening.getPort())) {
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.write(new byte[] {'b', 'e', 'l', 'a'});
+            out.writeShort(Version.version);
+            out.write(new byte[] {0, 7, 4, 127, 0, 0, 1});
+            out.writeShort(20_000);
+            for (byte[] frame : frames) {
+                out.writeInt(frame.length);
+                out.write(frame);
+            }
+            out.flush();
+        }
+    }
+}

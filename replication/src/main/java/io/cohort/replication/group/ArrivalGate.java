@@ -6,6 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jgroups.Message;
 import org.jgroups.protocols.Encrypt;
+import org.jgroups.protocols.FRAG2;
+import org.jgroups.protocols.FragHeader;
 import org.jgroups.protocols.TP;
 import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
@@ -16,8 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Drops what arrives from the network and must go no further up the stack: right above the transport, messages
  * {@link ArrivalGuards} refused while reading them; right below {@code SYM_ENCRYPT}, messages that are not encrypted
- * (which it would drop too, but log at ERROR each time, so anyone reaching the port could fill the log). Each drop is
- * counted in {@code cohort.replication.messages.rejected}; each kind is logged once. Thread-safe.
+ * (which it would drop too, but log at ERROR each time, so anyone reaching the port could fill the log); right below
+ * {@code FRAG2}, fragments claiming more fragments than a message can have (FRAG2 sets an array aside for as many as
+ * the unauthenticated header says: 2 GiB of references for one small message). Each drop is counted in
+ * {@code cohort.replication.messages.rejected}; each kind is logged once. Thread-safe.
  */
 final class ArrivalGate extends Protocol {
 
@@ -35,8 +39,8 @@ final class ArrivalGate extends Protocol {
     }
 
     /**
-     * Puts the gates into {@code stack} before the channel connects: one above the transport, and one below
-     * {@code SYM_ENCRYPT} if the stack encrypts.
+     * Puts the gates into {@code stack} before the channel connects: one above the transport, one below
+     * {@code SYM_ENCRYPT} if the stack encrypts, and one below {@code FRAG2} if it fragments with it.
      */
     static void insertInto(ProtocolStack stack, Counter rejected) throws Exception {
         stack.insertProtocol(new ArrivalGate(ArrivalGate::refusedWhileRead, rejected), ProtocolStack.Position.ABOVE,
@@ -47,6 +51,24 @@ final class ArrivalGate extends Protocol {
             stack.insertProtocol(new ArrivalGate(message -> message.getHeader(encryptId) == null
                     ? "a message that is not encrypted" : null, rejected), ProtocolStack.Position.BELOW, encrypt.getClass());
         }
+        FRAG2 fragmentation = stack.findProtocol(FRAG2.class);
+        if (fragmentation != null) {
+            short fragmentationId = fragmentation.getId();
+            stack.insertProtocol(new ArrivalGate(message -> impossibleFragment(message.getHeader(fragmentationId),
+                    fragmentation.getFragSize()), rejected), ProtocolStack.Position.BELOW, FRAG2.class);
+        }
+    }
+
+    /** A fragment no message can have: more fragments than the largest array split into pieces of {@code size}. */
+    static String impossibleFragment(FragHeader header, int size) {
+        if (header == null) {
+            return null;
+        }
+        long most = Integer.MAX_VALUE / Math.max(1, size) + 1;
+        if (header.num_frags < 1 || header.num_frags > most || header.frag_id < 0 || header.frag_id >= header.num_frags) {
+            return "a fragment " + header.frag_id + " of " + header.num_frags + ", beyond what a message can have";
+        }
+        return null;
     }
 
     private static String refusedWhileRead(Message message) {

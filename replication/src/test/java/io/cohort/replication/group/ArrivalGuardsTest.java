@@ -96,6 +96,22 @@ class ArrivalGuardsTest {
         }
     }
 
+    @Test
+    void aFragmentClaimingMoreFragmentsThanAnyMessageHasIsRefusedBeforeReassembly() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            short fragmentation = org.jgroups.conf.ClassConfigurator.getProtocolId(org.jgroups.protocols.FRAG2.class);
+            Message fragment = new BytesMessage(address(victim), new byte[] {1, 2, 3})
+                    .putHeader(fragmentation, new org.jgroups.protocols.FragHeader(1, 0, 0x7FFF_FFF0));
+
+            sendFromOutside(victim, frame(fragment));
+
+            Await.until("the fragment refused", () -> victim.rejectedMessages() == 1);
+            stillReplicates(members.get(0), victim);
+        }
+    }
+
     private static void stillReplicates(TestMember owner, TestMember holder) {
         ShopVisit visit = new ShopVisit(owner).request(Map.of("still", "working"));
         Await.until("replication still works", () -> holder.backupVersion(visit.id()) == visit.version());

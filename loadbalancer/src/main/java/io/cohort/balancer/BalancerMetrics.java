@@ -15,6 +15,8 @@ final class BalancerMetrics implements AutoCloseable {
     private final Counter unavailable;
     private final Counter refused;
     private final Counter clientAborted;
+    private final Counter overloaded;
+    private final BodyBufferMeters bodyBuffers;
 
     BalancerMetrics(String balancerName) {
         metrics = new NodeMetrics("balancer", balancerName);
@@ -27,6 +29,10 @@ final class BalancerMetrics implements AutoCloseable {
         clientAborted = Counter.builder("cohort.balancer.client.aborted")
                 .description("answers whose client closed its connection, or stopped reading until the exchange timed out, while they streamed to it")
                 .register(registry);
+        overloaded = Counter.builder("cohort.balancer.overloaded")
+                .description("requests answered 503 because the balancer's queue for their member was full")
+                .register(registry);
+        bodyBuffers = new BodyBufferMeters(registry);
     }
 
     MeterRegistry registry() {
@@ -36,6 +42,11 @@ final class BalancerMetrics implements AutoCloseable {
     /** The meters of one member; called once per member, at start. */
     MemberMeters member(Backend backend) {
         return new MemberMeters(metrics.registry(), backend);
+    }
+
+    /** What the small bodies being read before a member is asked hold ({@link BufferedBody}). */
+    BodyBufferMeters bodyBuffers() {
+        return bodyBuffers;
     }
 
     void unavailable() {
@@ -48,6 +59,14 @@ final class BalancerMetrics implements AutoCloseable {
 
     void clientAborted() {
         clientAborted.increment();
+    }
+
+    void overloaded() {
+        overloaded.increment();
+    }
+
+    double overloadedCount() {
+        return overloaded.count();
     }
 
     double clientAbortedCount() {

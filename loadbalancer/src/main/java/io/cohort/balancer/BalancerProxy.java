@@ -1,7 +1,9 @@
 package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
@@ -43,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * stops sending is timed out by its connection's idle timeout (408). An
  * attempt that failed because the client's body could not be read (it ended early, stalled, was
  * malformed or grew past the limit) is the client's failure: it counts against no member (no
- * error, no health change) and is not retried.
+ * error, no health change) and is not retried. A request HttpClient refuses to queue because
+ * {@link #MAX_QUEUED_PER_MEMBER} already wait for its member's connections is the balancer's own
+ * overload: 503 with {@code Retry-After}, no member error, no retry.
  *
  * <p>Nothing on the request path blocks: routing reads in-memory state, bodies move by demand and
  * callbacks, error pages are written asynchronously. The handler and the client's response
@@ -56,15 +60,36 @@ final class BalancerProxy extends ProxyHandler {
 
     private static final Logger LOG = LoggerFactory.getLogger(BalancerProxy.class);
     static final String ROUTED_HEADER = "X-Cohort-Routed";
+    /**
+     * The largest head of a member's answer (status line and headers) the balancer takes: a larger one is the
+     * member's error (502, counted in its {@code cohort_balancer_errors_total}, not retried, as an answer had begun).
+     * The proxy connector can write a head this large plus {@link #OWN_RESPONSE_HEADERS} (see {@link BalancerServer}),
+     * so an answer the balancer took is never refused when it is passed on.
+     */
+    static final int MAX_MEMBER_HEAD = 64 * 1024;
+    /** Room for what the balancer adds to a member's answer head: {@code X-Cohort-Routed}, {@code Via}, {@code Date}. */
+    static final int OWN_RESPONSE_HEADERS = 4 * 1024;
 
     private final BalancerConfig config;
     private final Router router;
     private final BalancerMetrics metrics;
     private final long maxBody;
-    private final ForwardedHeaders forwarded;
+    /**
+     * Most requests that wait for a connection to one member (all {@code max-connections} busy) before the balancer
+     * refuses further ones with 503 (HttpClient's {@code maxRequestsQueuedPerDestination}; Jetty's default too).
+     */
+    static final int MAX_QUEUED_PER_MEMBER = 1024;
+    /** Seconds a client is asked to wait ({@code Retry-After}) when the queue for its member was full. */
+    private static final String OVERLOADED_RETRY_AFTER = "1";
 
-    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded) {
+    private final ForwardedHeaders forwarded;
+    private final int maxQueuedPerMember;
+    private final AtomicBoolean overloadLogged = new AtomicBoolean();
+
+    /** @param maxQueuedPerMember see {@link #MAX_QUEUED_PER_MEMBER}, the value a balancer runs with */
+    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded, int maxQueuedPerMember) {
         this.config = config;
+        this.maxQueuedPerMember = maxQueuedPerMember;
         this.forwarded = forwarded;
         this.router = router;
         this.metrics = metrics;
@@ -92,11 +117,13 @@ final class BalancerProxy extends ProxyHandler {
         client.setConnectTimeout(config.connectTimeout().toMillis());
         client.setIdleTimeout(config.idleTimeout().toMillis());
         client.setMaxConnectionsPerDestination(config.maxConnections());
+        client.setMaxRequestsQueuedPerDestination(maxQueuedPerMember);
         client.setUserAgentField(null);
         client.setDefaultRequestContentType(null); // a body without Content-Type goes on without one, as the client sent it
         // a head the balancer accepted must fit once it adds Via and the forwarding headers (X-Forwarded-Host and
         // Forwarded repeat the client's Host): room for the head twice over plus a little
         client.setMaxRequestHeadersSize((int) Math.min(Integer.MAX_VALUE, config.maxHeaderSize().bytes() * 2 + 1024));
+        client.setMaxResponseHeadersSize(MAX_MEMBER_HEAD);
     }
 
     @Override
@@ -131,7 +158,7 @@ final class BalancerProxy extends ProxyHandler {
             return true;
         }
         if (BufferedBody.applies(request, maxBody)) {
-            BufferedBody.read(request, config.requestTimeout().toMillis(), (buffered, failure) -> {
+            BufferedBody.read(request, config.requestTimeout().toMillis(), metrics.bodyBuffers(), (buffered, failure) -> {
                 if (failure != null) {
                     bodyFailed(failure, response, callback);
                 } else {
@@ -346,6 +373,10 @@ final class BalancerProxy extends ProxyHandler {
             callback.failed(failure);
             return;
         }
+        if (!exchange.reachedConnection() && Failures.causedBy(failure, RejectedExecutionException.class)) {
+            answerOverloaded(exchange, request, response, callback);
+            return;
+        }
         backend.meters().errors.increment();
         switch (Failures.connectFailure(exchange.reachedConnection(), failure, getHttpClient().isRunning())) {
             case MEMBER_UNREACHABLE -> {
@@ -383,6 +414,30 @@ final class BalancerProxy extends ProxyHandler {
         } else {
             ErrorPage.write(response, callback, HttpStatus.BAD_GATEWAY_502, ErrorPage.BAD_GATEWAY);
         }
+    }
+
+    /**
+     * Answers a request that HttpClient refused to queue for its member ({@link #MAX_QUEUED_PER_MEMBER} were waiting
+     * for one of its {@code max-connections}): the balancer's own overload, not the member's failure. 503 with
+     * {@code Retry-After}, counted in {@code cohort_balancer_overloaded_total} (the first logged); no error of the
+     * member, no health change and no retry, which would move a session away from its owner, or send a POST
+     * elsewhere, only because the owner is busy.
+     */
+    private void answerOverloaded(Exchange exchange, Request request, Response response, Callback callback) {
+        metrics.overloaded();
+        if (overloadLogged.compareAndSet(false, true)) {
+            LOG.warn("Balancer {}: {} requests wait for a connection to it; further ones are answered 503 (logged once)",
+                    exchange.backend().logName(), maxQueuedPerMember);
+        }
+        LOG.debug("{} {} to {} refused: its queue is full", request.getMethod(), request.getHttpURI().getPath(), exchange.backend());
+        if (response.isCommitted()) {
+            callback.failed(new RejectedExecutionException("the queue for " + exchange.backend() + " is full"));
+            return;
+        }
+        response.reset();
+        response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
+        response.getHeaders().put(HttpHeader.RETRY_AFTER, OVERLOADED_RETRY_AFTER);
+        ErrorPage.write(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.OVERLOADED);
     }
 
     /**
@@ -431,7 +486,7 @@ final class BalancerProxy extends ProxyHandler {
                                                    org.eclipse.jetty.client.Response fromMember, Response response, Callback callback) {
         Exchange exchange = exchange(request);
         exchange.end();
-        exchange.backend().meters().recordLatency(exchange.startNanos);
+        exchange.backend().meters().recordLatency(exchange.attemptStartNanos); // this member's time, not an earlier attempt's
         super.onProxyToClientResponseComplete(request, toMember, fromMember, response, callback);
     }
 

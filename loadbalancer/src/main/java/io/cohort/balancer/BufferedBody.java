@@ -1,6 +1,7 @@
 package io.cohort.balancer;
 
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
@@ -15,7 +16,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * A small request body read whole before any member is asked: a client that sends its body slowly
  * (one byte every few seconds) then holds nothing but its own connection to the balancer, not one of
  * a member's connections for each such request (64 of them would stall the member for every other
- * user). Bodies with a {@code Content-Length} up to {@link #LIMIT} are buffered; larger or chunked
+ * user). Bodies with a {@code Content-Length} up to {@link #LIMIT} are buffered, in a buffer that grows as bytes
+ * arrive (memory follows what the client sent, not what it declared); larger or chunked
  * ones are streamed as they arrive. The whole body must arrive within the request timeout. Its headers are the
  * client's without {@code Expect}: the client's {@code 100-continue} was answered here when the body was read.
  */
@@ -23,6 +25,8 @@ final class BufferedBody extends Request.Wrapper {
 
     /** The largest body buffered: forms and small JSON documents, not uploads. */
     static final int LIMIT = 64 * 1024;
+    /** The first buffer of a body (or its length, if shorter): a small form fits, and growth starts from it. */
+    static final int FIRST_CAPACITY = 1024;
 
     private final ByteBufferContentSource content;
     private final HttpFields headers;
@@ -49,30 +53,36 @@ final class BufferedBody extends Request.Wrapper {
     /**
      * Reads {@code request}'s body, then calls {@code then} with a request whose content is that body, or with the
      * failure (the client's early end, or a {@link TimeoutException} when the body took longer than {@code deadline}
-     * milliseconds). Each chunk is copied into one array of the declared length and released at once, so a client
-     * that sends its body in small pieces pins no more than that array. {@code then} runs once.
+     * milliseconds). Each chunk is copied into a buffer that grows with the bytes that arrived (doubling, from
+     * {@link #FIRST_CAPACITY} bytes, never past the declared length) and released at once, so a client that declares
+     * a length and sends less (or nothing) pins about what it sent, not what it declared; {@code meters} count
+     * the buffer while it is read. {@code then} runs once.
      */
-    static void read(Request request, long deadlineMillis, BiConsumer<Request, Throwable> then) {
+    static void read(Request request, long deadlineMillis, BodyBufferMeters meters, BiConsumer<Request, Throwable> then) {
         Scheduler scheduler = request.getComponents().getScheduler();
         Scheduler.Task timeout = scheduler.schedule(() -> request.fail(new TimeoutException(
                 "the request body did not arrive within " + deadlineMillis + " ms")), deadlineMillis, TimeUnit.MILLISECONDS);
-        new Reader(request, new byte[(int) request.getLength()], (body, failure) -> {
+        new Reader(request, (int) request.getLength(), meters, (body, failure) -> {
             timeout.cancel();
             then.accept(failure == null ? new BufferedBody(request, body) : request, failure);
         }).run();
     }
 
-    /** Copies the body's chunks into {@code body} as they arrive; runs again on each demand callback. */
+    /** Copies the body's chunks into a growing buffer as they arrive; runs again on each demand callback. */
     private static final class Reader implements Runnable {
         private final Request request;
-        private final byte[] body;
+        private final int length;
+        private final BodyBufferMeters meters;
         private final BiConsumer<byte[], Throwable> done;
+        private byte[] body = new byte[0];
         private int filled;
 
-        Reader(Request request, byte[] body, BiConsumer<byte[], Throwable> done) {
+        Reader(Request request, int length, BodyBufferMeters meters, BiConsumer<byte[], Throwable> done) {
             this.request = request;
-            this.body = body;
+            this.length = length;
+            this.meters = meters;
             this.done = done;
+            meters.started();
         }
 
         @Override
@@ -84,26 +94,46 @@ final class BufferedBody extends Request.Wrapper {
                     return;
                 }
                 if (Content.Chunk.isFailure(chunk)) {
-                    done.accept(null, chunk.getFailure());
+                    finish(chunk.getFailure());
                     return;
                 }
                 ByteBuffer bytes = chunk.getByteBuffer();
                 int size = bytes.remaining();
                 boolean last = chunk.isLast();
-                if (size > body.length - filled) {
+                if (size > length - filled) {
                     chunk.release();
-                    done.accept(null, new IllegalStateException("more body than its Content-Length of " + body.length));
+                    finish(new IllegalStateException("more body than its Content-Length of " + length));
                     return;
                 }
+                ensureRoom(size);
                 bytes.get(body, filled, size);
                 filled += size;
                 chunk.release();
                 if (last) {
-                    done.accept(filled == body.length ? body : null, filled == body.length ? null
-                            : new IllegalStateException("the body ended after " + filled + " of " + body.length + " bytes"));
+                    finish(filled == length ? null
+                            : new IllegalStateException("the body ended after " + filled + " of " + length + " bytes"));
                     return;
                 }
             }
+        }
+
+        /** Grows the buffer to hold {@code size} more bytes: at least doubled, at most the declared length. */
+        private void ensureRoom(int size) {
+            int needed = filled + size;
+            if (needed <= body.length) {
+                return;
+            }
+            int capacity = Math.min(length, Math.max(needed, Math.max(FIRST_CAPACITY, body.length * 2)));
+            meters.grew(capacity - body.length);
+            body = Arrays.copyOf(body, capacity);
+        }
+
+        /** Ends the reading: the whole body (the buffer is then exactly the declared length) or the failure. */
+        private void finish(Throwable failure) {
+            meters.ended(body.length);
+            byte[] complete = failure == null ? body : null;
+            body = null;
+            done.accept(complete, failure);
         }
     }
 

@@ -20,6 +20,7 @@ final class ErrorPage {
     static final String NOT_A_PROXY = "This server is a reverse proxy for its own site only.";
     static final String BAD_TARGET = "The address of this request is malformed.";
     static final String BAD_BODY = "The body of this request ended early or was malformed.";
+    static final String OVERLOADED = "This site is busier than it can queue requests for. Please try again in a moment.";
     static final String BODY_TIMEOUT = "The body of this request did not arrive in time.";
 
     private ErrorPage() {

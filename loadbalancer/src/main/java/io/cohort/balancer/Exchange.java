@@ -15,11 +15,10 @@ final class Exchange implements Response.BeginListener {
     final SessionRoute session;
     /** The request target every attempt sends, from {@link UpstreamTarget#of}. */
     final String target;
-    final long startNanos = System.nanoTime();
     final boolean idempotent;
     Router.Route route;
     int attempts;
-    /** When the current attempt was given to its member ({@link System#nanoTime}). */
+    /** When the current attempt was given to its member ({@link System#nanoTime}); its member's latency runs from it. */
     long attemptStartNanos;
     GuardedRequestContent content;
     /** The current attempt's request-timeout, made with its request to the member. */

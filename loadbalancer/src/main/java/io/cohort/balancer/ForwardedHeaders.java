@@ -33,8 +33,6 @@ final class ForwardedHeaders {
     private static final String X_PROXIED_HTTPS = "X-Proxied-Https";
     /** The longest host name (253) with a port. */
     private static final int MAX_HOST_LENGTH = 253 + 6;
-    private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
-    private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]+");
     private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?");
 
     private final InetAddressSet trustedProxies = new InetAddressSet();
@@ -101,10 +99,10 @@ final class ForwardedHeaders {
 
     /**
      * The right-most address of the chain (the proxies' {@code X-Forwarded-For} values, then the connection's peer)
-     * that is not a trusted proxy; the left-most one if all are. Anything that is not an IP address (with or without
-     * a port) ends the walk: the client is the address right of it.
+     * that is not a trusted proxy; the left-most one if all are. Anything that is not an IP literal (with or without
+     * a port; see {@link IpLiteral}, which never looks a name up) ends the walk: the client is the address right of it.
      */
-    private String clientBehind(List<String> forwardedFor, String peer) {
+    String clientBehind(List<String> forwardedFor, String peer) {
         List<String> chain = new ArrayList<>();
         for (String value : forwardedFor) {
             for (String element : value.split(",")) {
@@ -114,7 +112,7 @@ final class ForwardedHeaders {
         String client = peer;
         for (int i = chain.size() - 1; i >= 0; i--) {
             String bare = withoutPort(chain.get(i));
-            InetAddress address = literal(bare);
+            InetAddress address = IpLiteral.parse(bare);
             if (address == null) {
                 return client;
             }
@@ -144,19 +142,6 @@ final class ForwardedHeaders {
     /** Whether {@code address} is one of the trusted proxies ({@code trusted-proxies}). */
     boolean isTrustedProxy(InetAddress address) {
         return !trustedProxies.isEmpty() && trustedProxies.test(address);
-    }
-
-    /** An IP literal as an address, or null if it is anything else (never looked up). */
-    private static InetAddress literal(String bare) {
-        boolean ipv6 = bare.indexOf(':') >= 0 && IPV6.matcher(bare).matches();
-        if (!ipv6 && !IPV4.matcher(bare).matches()) {
-            return null;
-        }
-        try {
-            return InetAddress.getByName(bare);
-        } catch (java.net.UnknownHostException e) {
-            return null;
-        }
     }
 
     /** The last comma-separated value of {@code header} (the nearest proxy's), or null if there is none. */

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * {@code cohort_balancer_sticky_hits_total}, {@code cohort_balancer_failovers_total} (requests
  * whose owner was down that this member took as a backup holder),
  * {@code cohort_balancer_active_connections} (requests in flight) and
- * {@code cohort_balancer_latency_seconds} (a histogram of whole exchanges answered by the member),
+ * {@code cohort_balancer_latency_seconds} (a histogram of the attempts the member answered, each from when it was
+ * given to the member to the end of its answer: a retried request's time at the member that failed first is not in it),
  * {@code cohort_balancer_late_timeouts_total} (health checks and connections that timed out while the
  * member was answering other requests, not counted against it) and {@code cohort_balancer_member_up} (1 or 0).
  */
@@ -43,7 +44,7 @@ final class MemberMeters {
         lateTimeouts = Counter.builder("cohort.balancer.late.timeouts")
                 .description("health checks and connections that timed out while the member was answering other requests")
                 .tags(tags).register(registry);
-        latency = Timer.builder("cohort.balancer.latency").description("time from request to the end of the member's response")
+        latency = Timer.builder("cohort.balancer.latency").description("time from an attempt's start at the member to the end of its response")
                 .tags(tags).publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
                 .maximumExpectedValue(Duration.ofSeconds(60)).register(registry);
         Gauge.builder("cohort.balancer.active.connections", backend, Backend::inFlight)
@@ -52,6 +53,7 @@ final class MemberMeters {
                 .tags(tags).register(registry);
     }
 
+    /** Records an attempt that the member answered, begun at {@code startNanos} ({@link System#nanoTime}). */
     void recordLatency(long startNanos) {
         latency.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }

@@ -27,7 +27,7 @@ import org.eclipse.jetty.util.Callback;
  * own name (body and {@code X-Served-By}). While {@link #healthSilent} it leaves health checks
  * unanswered, as a member too busy to answer them in time. {@code /headers} answers the request headers it got,
  * one per line; a POST answers {@code name:body}; {@code /hold} answers only at {@link #releaseHeld}; {@code /big}
- * answers 64 MiB of zeros;
+ * answers 64 MiB of zeros; {@code /bighead?bytes=N} answers with a header {@code X-Big} of N bytes;
  * {@code /die} counts the request and then drops
  * the connection without answering.
  */
@@ -54,6 +54,8 @@ final class StubMember implements AutoCloseable {
         connector.setPort(0);
         // a member takes heads as large as any balancer of the tests lets through
         connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setRequestHeaderSize(128 * 1024);
+        // and answers heads larger than any balancer takes (/bighead)
+        connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setMaxResponseHeaderSize(256 * 1024);
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract() {
             @Override
@@ -175,6 +177,14 @@ final class StubMember implements AutoCloseable {
         if (path.equals("/big")) { // 64 MiB, more than socket buffers hold: a client that stops reading makes the write fail
             response.setStatus(200);
             response.write(true, ByteBuffer.allocate(64 << 20), callback);
+            return true;
+        }
+        if (path.equals("/bighead")) {
+            served.incrementAndGet();
+            int bytes = Integer.parseInt(request.getHttpURI().getQuery().substring("bytes=".length()));
+            response.setStatus(200);
+            response.getHeaders().put("X-Big", "x".repeat(bytes));
+            response.write(true, ByteBuffer.wrap(name.getBytes(StandardCharsets.UTF_8)), callback);
             return true;
         }
         if (path.equals("/die")) {

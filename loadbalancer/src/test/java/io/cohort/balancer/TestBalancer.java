@@ -68,6 +68,8 @@ final class TestBalancer implements AutoCloseable {
         /** Proxies in front of the balancer whose forwarding headers it believes. */
         List<String> trustedProxies = List.of();
         ClientLimitsConfig clientLimits = ClientLimitsConfig.DEFAULT;
+        /** Most requests waiting for a connection to one member. */
+        int maxQueuedPerMember = BalancerProxy.MAX_QUEUED_PER_MEMBER;
     }
 
     static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
@@ -83,7 +85,7 @@ final class TestBalancer implements AutoCloseable {
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, settings.idleTimeout,
                 settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, settings.clientLimits, members, settings.weights,
                 settings.trustedProxies);
-        return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
+        return new TestBalancer(BalancerServer.start(config, new Random(42), settings.maxQueuedPerMember), List.of(stubs));
     }
 
     private static BalancerMember portMember(String name, int port) {

@@ -1,0 +1,95 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * When all of a member's {@code max-connections} are busy, requests wait in the balancer's queue for it; one over
+ * the queue's bound ({@link BalancerProxy#MAX_QUEUED_PER_MEMBER}) is the balancer's overload: 503 with
+ * {@code Retry-After}, no error of the member, and no retry that would move a session or a POST elsewhere.
+ */
+@Timeout(60)
+class MemberQueueTest {
+
+    private static final String STICKY_TO_A = "Cookie: JSESSIONID=node0q.a\r\n";
+
+    @Test
+    void aRequestOverTheMembersQueueIsTheBalancersOverloadAndStaysWithItsOwner() throws Exception {
+        StubMember a = StubMember.start("a");
+        StubMember b = StubMember.start("b");
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxConnections = 1;
+        settings.maxQueuedPerMember = 2;
+        List<Socket> clients = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(settings, a, b)) {
+            clients.add(send(lb.server.uri(), "GET /hold HTTP/1.1\r\nHost: localhost\r\n" + STICKY_TO_A + "Connection: close\r\n\r\n"));
+            a.awaitHeld(); // a's one connection is busy until released
+            for (int i = 0; i < 3; i++) { // two wait in the queue, one is over it
+                clients.add(send(lb.server.uri(), "POST /order HTTP/1.1\r\nHost: localhost\r\n" + STICKY_TO_A
+                        + "Content-Length: 0\r\nConnection: close\r\n\r\n"));
+            }
+            Socket first = firstAnswered(clients.subList(1, 4));
+            String refused = readAll(first);
+            a.releaseHeld();
+            List<String> queued = new ArrayList<>();
+            for (Socket client : clients.subList(1, 4)) {
+                if (client != first) {
+                    queued.add(readAll(client));
+                }
+            }
+
+            assertThat(refused).as("the answer to the request over the queue").startsWith("HTTP/1.1 503").contains("Retry-After: 1\r\n");
+            assertThat(queued).as("the queued requests, answered by their owner once it was free").hasSize(2)
+                    .allSatisfy(answer -> assertThat(answer).startsWith("HTTP/1.1 200").endsWith("a:"));
+            assertThat(readAll(clients.get(0))).startsWith("HTTP/1.1 200");
+            assertThat(lb.server.metrics().overloadedCount()).as("overloaded").isEqualTo(1);
+            assertThat(lb.backend("a").meters().errors.count()).as("errors of the owner").isZero();
+            assertThat(lb.backend("a").meters().retries.count()).as("retries").isZero();
+            assertThat(lb.backend("a").isUp()).isTrue();
+            assertThat(b.served()).as("requests sent to another member").isZero();
+        } finally {
+            a.releaseHeld();
+            for (Socket client : clients) {
+                client.close();
+            }
+        }
+    }
+
+    private static Socket send(URI server, String request) throws IOException {
+        Socket socket = new Socket(server.getHost(), server.getPort());
+        socket.setSoTimeout(20_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        return socket;
+    }
+
+    /** The first of {@code clients} that has bytes of an answer to read (waits at most 20 s). */
+    private static Socket firstAnswered(List<Socket> clients) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (System.nanoTime() < deadline) {
+            for (Socket client : clients) {
+                if (client.getInputStream().available() > 0) {
+                    return client;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("none of the requests was answered within 20 s");
+    }
+
+    /** The whole answer, up to the server's close (each request asked for it). */
+    private static String readAll(Socket client) throws IOException {
+        return new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+    }
+}

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
 /**
  * The {@code <balancer>} part of {@link ConfigBinder}, with the checks the schema cannot express:
  * member names and weight hosts are unique, every {@code <weight>} names a host some member has,
- * URLs parse, and the session cookie is not the backup cookie.
+ * URLs parse with a host and a port from 1 to 65535, the session cookie is not the backup cookie, and the proxy and
+ * the admin endpoint do not share a port on one address.
  */
 final class BalancerBinder {
 
@@ -33,13 +34,35 @@ final class BalancerBinder {
         }
         Map<String, Integer> hostWeights = hostWeights(at, raw);
         List<BalancerMember> members = members(at, raw, health, hostWeights);
-        return new BalancerConfig(raw.name, raw.host, raw.bindAddr, at.integer("port", raw.port), raw.adminBindAddr,
-                at.integer("admin-port", raw.adminPort), at.convert("policy", raw.policy, Policy::fromXml), raw.sessionCookie,
+        int port = at.integer("port", raw.port);
+        int adminPort = at.integer("admin-port", raw.adminPort);
+        checkDistinctPorts(at, raw, port, adminPort);
+        return new BalancerConfig(raw.name, raw.host, raw.bindAddr, port, raw.adminBindAddr, adminPort,
+                at.convert("policy", raw.policy, Policy::fromXml), raw.sessionCookie,
                 at.duration("connect-timeout", raw.connectTimeout), at.duration("request-timeout", raw.requestTimeout),
                 at.duration("idle-timeout", raw.idleTimeout), at.size("max-request-body", raw.maxRequestBody),
                 maxHeaderSize(at, raw.maxHeaderSize), at.integer("max-connections", raw.maxConnections), at.duration("graceful-stop", raw.gracefulStop), health,
                 clientLimits, members,
                 hostWeights, AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
+    }
+
+    /**
+     * The health and metrics endpoint cannot listen where the proxy does: the balancer would fail to bind at start.
+     * Addresses are compared as {@link BindAddresses} do; 0 (a free port each) never clashes. The error points at
+     * admin-port when it is written, else at port.
+     */
+    private static void checkDistinctPorts(SourceElement at, RawCohort.RawBalancer raw, int port, int adminPort)
+            throws ConfigException {
+        if (port == 0 || port != adminPort || !BindAddresses.overlap(raw.bindAddr, raw.adminBindAddr)) {
+            return;
+        }
+        if (at.written("admin-port")) {
+            throw at.attributeError("admin-port", "admin-port=\"" + adminPort + "\" on " + at.tag()
+                    + " is the balancer's port on the same address", "another port than " + port);
+        }
+        throw at.attributeError("port", "port=\"" + port + "\" on " + at.tag()
+                + " is the admin port (admin-port left out: its default) on the same address",
+                "another port than " + adminPort + ", or admin-port=\"...\"");
     }
 
     private static ClientLimitsConfig clientLimits(SourceElement at, RawCohort.RawClientLimits raw) throws ConfigException {
@@ -108,13 +131,30 @@ final class BalancerBinder {
                 throw memberAt.attributeError("name", "duplicate member name \"" + member.name + "\"",
                         "a name not used by the <balancer-member> at " + first.position());
             }
-            URI url = memberAt.convert("url", member.url, URI::create);
+            URI url = httpUrl(memberAt, "url", member.url, "http://127.0.0.1:8081");
             URI healthUrl = member.healthUrl == null ? withPath(memberAt, url, health.path())
-                    : memberAt.convert("health-url", member.healthUrl, URI::create);
+                    : httpUrl(memberAt, "health-url", member.healthUrl, "http://127.0.0.1:9081/health");
             int weight = member.weight != null ? memberAt.integer("weight", member.weight) : hostWeights.getOrDefault(member.host, 1);
             members.add(new BalancerMember(member.name, member.host, url, healthUrl, weight));
         }
         return members;
+    }
+
+    /**
+     * A URL the balancer can reach: it has a host, as {@link URI} reads it (the schema has already refused a host with
+     * '_', in which URI finds none), and no port or one from 1 to 65535 (URI takes any digits).
+     */
+    private static URI httpUrl(SourceElement at, String attribute, String value, String example) throws ConfigException {
+        URI uri = at.convert(attribute, value, URI::create);
+        if (uri.getHost() == null) {
+            throw at.attributeError(attribute, attribute + "=\"" + value + "\" on " + at.tag() + " names no host",
+                    "an http:// or https:// URL with a host, e.g. " + example);
+        }
+        if (uri.getPort() == 0 || uri.getPort() > BalancerMember.MAX_PORT) {
+            throw at.attributeError(attribute, attribute + "=\"" + value + "\" on " + at.tag() + " has port " + uri.getPort(),
+                    "a port from 1 to " + BalancerMember.MAX_PORT + ", or none for the scheme's default");
+        }
+        return uri;
     }
 
     /** The member's scheme and authority with the health path. */

@@ -8,8 +8,9 @@ import java.util.Objects;
  *
  * @param name      the member's route, i.e. the node's name: session ids it owns end in {@code .name}
  * @param host      the host it counts as, for local affinity and per-host weights
- * @param url       where its HTTP connector listens (scheme, host and port; the balancer refuses a path)
- * @param healthUrl its health endpoint
+ * @param url       where its HTTP connector listens (scheme, host and port; the balancer refuses a path); the port, if
+ *                  given, is from 1 to {@link #MAX_PORT}
+ * @param healthUrl its health endpoint, with a host and a port like {@code url}'s
  * @param weight    its routing weight for the weighted policies (1 to {@link #MAX_WEIGHT}): its own {@code weight}, else
  *                  its host's {@code <weight>}, else 1
  */
@@ -17,6 +18,9 @@ public record BalancerMember(String name, String host, URI url, URI healthUrl, i
 
     /** The highest routing weight: the weights of a whole cluster then add up to far less than an int holds. */
     public static final int MAX_WEIGHT = 10_000;
+
+    /** The highest TCP port. */
+    public static final int MAX_PORT = 65_535;
 
     public BalancerMember {
         Objects.requireNonNull(name, "name");
@@ -36,6 +40,9 @@ public record BalancerMember(String name, String host, URI url, URI healthUrl, i
         if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null
                 || uri.getRawQuery() != null || uri.getRawFragment() != null) {
             throw new IllegalArgumentException(what + " must be an http or https URL with a host and no query: " + uri);
+        }
+        if (uri.getPort() == 0 || uri.getPort() > MAX_PORT) {
+            throw new IllegalArgumentException(what + " must have no port or one from 1 to " + MAX_PORT + ": " + uri);
         }
     }
 }

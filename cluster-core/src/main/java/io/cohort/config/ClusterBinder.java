@@ -1,19 +1,24 @@
 package io.cohort.config;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
  * The {@code <cluster>} part of {@link ConfigBinder}: replication settings, the protocol and
  * security, with the checks the schema cannot express: the database protocol names a declared data
  * source or a URL (not both), peer discovery has what its kind needs, stack files are readable,
- * the cluster secret resolves.
+ * the cluster secret resolves, the multicast group is a multicast address.
  */
 final class ClusterBinder {
+
+    private static final Pattern IPV4_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
 
     private final Path baseDir;
     private final SecretResolver secrets;
@@ -82,8 +87,28 @@ final class ClusterBinder {
     }
 
     private MulticastProtocol multicast(SourceElement at, RawCohort.RawMulticast raw) throws ConfigException {
-        return new MulticastProtocol(raw.ip, at.integer("port", raw.port), raw.bindAddr, at.integer("ttl", raw.ttl), stack(at, raw.stack),
+        return new MulticastProtocol(multicastIp(at, raw.ip), at.integer("port", raw.port), raw.bindAddr, at.integer("ttl", raw.ttl), stack(at, raw.stack),
                 at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
+    }
+
+    /**
+     * An IP literal that {@link InetAddress#isMulticastAddress() is a multicast address}. Only a literal reaches
+     * {@link InetAddress#getByName}, so no name is ever looked up.
+     */
+    private static String multicastIp(SourceElement at, String value) throws ConfigException {
+        String ip = value.trim();
+        boolean literal = ip.contains(":") || IPV4_LITERAL.matcher(ip).matches();
+        boolean multicast;
+        try {
+            multicast = literal && InetAddress.getByName(ip).isMulticastAddress();
+        } catch (UnknownHostException e) {
+            multicast = false;
+        }
+        if (!multicast) {
+            throw at.attributeError("ip", "invalid value ip=\"" + value + "\" on " + at.tag() + ": no multicast IP address",
+                    "a multicast IP address (224.0.0.0 to 239.255.255.255, or IPv6 ff00::/8)");
+        }
+        return ip;
     }
 
     private DatabaseProtocol database(SourceElement at, RawCohort.RawDatabase raw) throws ConfigException {

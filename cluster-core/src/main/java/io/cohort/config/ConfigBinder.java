@@ -1,6 +1,7 @@
 package io.cohort.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,14 +59,14 @@ final class ConfigBinder {
     }
 
     /**
-     * The admin endpoints cannot listen where the applications do: the node would fail to bind at start. The error
-     * points at the admin port when {@code <admin>} is in the file, else at the node's http-port.
+     * The admin endpoints cannot listen where the applications do: the node would fail to bind at start. Addresses are
+     * compared as {@link BindAddresses} do. The error points at the admin port when {@code <admin>} is in the file,
+     * else at the node's http-port.
      */
     private static void checkDistinctPorts(Optional<SourceElement> admin, SourceElement node, NodeConfig nodeConfig,
             AdminConfig config) throws ConfigException {
         boolean samePort = config.enabled() && config.port() != 0 && config.port() == nodeConfig.httpPort();
-        if (samePort && (config.bindAddress().equals(nodeConfig.bindAddress()) || isWildcard(config.bindAddress())
-                || isWildcard(nodeConfig.bindAddress()))) {
+        if (samePort && BindAddresses.overlap(config.bindAddress(), nodeConfig.bindAddress())) {
             if (admin.isEmpty()) {
                 throw node.attributeError("http-port", "http-port=\"" + nodeConfig.httpPort() + "\" on " + node.tag()
                         + " is the admin endpoints' port (<admin> left out: its default) on the same address",
@@ -74,10 +75,6 @@ final class ConfigBinder {
             throw admin.get().attributeError("port", "port=\"" + config.port() + "\" on " + admin.get().tag()
                     + " is the node's http-port on the same address", "another port than " + nodeConfig.httpPort());
         }
-    }
-
-    private static boolean isWildcard(String address) {
-        return address.equals("0.0.0.0") || address.equals("::") || address.equals("[::]");
     }
 
     private AdminConfig admin(SourceElement at, RawCohort.RawAdmin raw) throws ConfigException {
@@ -103,13 +100,24 @@ final class ConfigBinder {
             }
             result.add(new DataSourceConfig(raw.name, raw.url, Optional.ofNullable(raw.user),
                     secrets.optional(at, "password-env", raw.passwordEnv, "password-file", raw.passwordFile),
-                    at.integer("max-pool-size", raw.maxPoolSize), at.duration("connection-timeout", raw.connectionTimeout)));
+                    at.integer("max-pool-size", raw.maxPoolSize), connectionTimeout(at, raw.connectionTimeout)));
         }
         return result;
     }
 
+    /** At least {@link DataSourceConfig#MIN_CONNECTION_TIMEOUT}: the pool would wait forever at 0 and not start below it. */
+    private static Duration connectionTimeout(SourceElement at, String value) throws ConfigException {
+        Duration timeout = at.duration("connection-timeout", value);
+        if (timeout.compareTo(DataSourceConfig.MIN_CONNECTION_TIMEOUT) < 0) {
+            String minimum = ConfigDuration.format(DataSourceConfig.MIN_CONNECTION_TIMEOUT);
+            throw at.attributeError("connection-timeout", "connection-timeout=\"" + value + "\" on " + at.tag() + " is below "
+                    + minimum + ", the shortest wait a connection pool supports", "a duration of at least " + minimum + ", e.g. 5s");
+        }
+        return timeout;
+    }
+
     private SerializationConfig serialization(SourceElement at, RawCohort.RawSerialization raw) throws ConfigException {
-        return new SerializationConfig(at.size("max-bytes", raw.maxBytes), at.integer("max-depth", raw.maxDepth),
+        return new SerializationConfig(MaxBytesAttribute.read(at, raw.maxBytes), at.integer("max-depth", raw.maxDepth),
                 at.longInteger("max-references", raw.maxReferences), raw.allow.stream().map(a -> a.pattern).toList());
     }
 }

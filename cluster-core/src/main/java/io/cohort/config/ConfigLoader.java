@@ -108,9 +108,15 @@ public final class ConfigLoader {
 
     /** {@link #parseWebOverride} for a file; {@link WebAppOverride#NONE} if the file does not exist. */
     public static WebAppOverride loadWebOverride(Path file) throws ConfigException {
-        if (!Files.exists(file)) {
-            return WebAppOverride.NONE;
-        }
+        return Files.exists(file) ? readWebOverride(file) : WebAppOverride.NONE;
+    }
+
+    /**
+     * {@link #parseWebOverride} for a file that must exist, e.g. one a user names to check it.
+     *
+     * @throws ConfigException also when the file does not exist or cannot be read, at its 1:1
+     */
+    public static WebAppOverride readWebOverride(Path file) throws ConfigException {
         byte[] xml = read(file.toString(), file);
         SourceMap source = CohortSchema.WEB.validate(file.toString(), xml);
         return new WebOverrideBinder(source).bind(XmlBinding.bind(xml, RawWeb.class));

@@ -12,19 +12,32 @@ import java.util.Set;
  * that matches none of them is rejected by {@link #filterPattern()} (primitives, strings and arrays
  * of accepted types always pass, as with any pattern filter).
  *
- * @param maxBytes      the largest serialized value accepted
+ * @param maxBytes      the largest serialized value accepted; at least {@link #MIN_MAX_BYTES}
  * @param maxDepth      the deepest object graph accepted
  * @param maxReferences the most object references in one value
  * @param allow         the allow-list, in file order, without duplicates
  */
 public record SerializationConfig(DataSize maxBytes, int maxDepth, long maxReferences, List<String> allow) {
 
+    /**
+     * The smallest {@code maxBytes}: below it almost every value would be refused (a {@code java.lang.Integer}
+     * serializes to 81 bytes, a {@code java.math.BigDecimal} to about 300).
+     */
+    public static final DataSize MIN_MAX_BYTES = DataSize.ofBytes(1024);
+
     public SerializationConfig {
         Objects.requireNonNull(maxBytes, "maxBytes");
+        requireMinimum(maxBytes);
         if (maxDepth < 1 || maxReferences < 1) {
             throw new IllegalArgumentException("maxDepth and maxReferences must be at least 1");
         }
         allow = List.copyOf(new LinkedHashSet<>(allow));
+    }
+
+    static void requireMinimum(DataSize maxBytes) {
+        if (maxBytes.compareTo(MIN_MAX_BYTES) < 0) {
+            throw new IllegalArgumentException("maxBytes must be at least " + MIN_MAX_BYTES + ": " + maxBytes);
+        }
     }
 
     /**

@@ -8,7 +8,7 @@ import java.util.Optional;
  * The {@code <serialization>} element of {@code WEB-INF/cohort-web.xml}: what a web application
  * changes in the node's {@link SerializationConfig}; see {@link SerializationConfig#merge}.
  *
- * @param maxBytes replaces the node's max-bytes when present
+ * @param maxBytes replaces the node's max-bytes when present; at least {@link SerializationConfig#MIN_MAX_BYTES}
  * @param maxDepth replaces the node's max-depth when present
  * @param allow    patterns added to the node's allow-list
  */
@@ -19,6 +19,7 @@ public record SerializationOverride(Optional<DataSize> maxBytes, Optional<Intege
 
     public SerializationOverride {
         Objects.requireNonNull(maxBytes, "maxBytes");
+        maxBytes.ifPresent(SerializationConfig::requireMinimum);
         Objects.requireNonNull(maxDepth, "maxDepth");
         allow = List.copyOf(allow);
     }

@@ -42,6 +42,11 @@ final class SourceElement {
         return map.describePosition(path);
     }
 
+    /** Whether the attribute is written in the file (else its value is the schema's default, or absent). */
+    boolean written(String attribute) {
+        return map.hasAttribute(path, attribute);
+    }
+
     ConfigException error(String problem, String expected) {
         return map.errorAt(path, problem, expected);
     }

@@ -43,6 +43,12 @@ final class SourceMap {
         return error(offset < 0 ? element : offset, problem, expected);
     }
 
+    /** Whether the element is in the file with the attribute written. */
+    boolean hasAttribute(String path, String attribute) {
+        Integer element = tagStarts.get(path);
+        return element != null && text.attribute(element, attribute) >= 0;
+    }
+
     /** The line:column of an element, e.g. {@code 4:3}, for messages that refer to another element. */
     String describePosition(String path) {
         SourceText.Position p = text.position(Math.max(0, elementOffset(path)));

@@ -22,7 +22,8 @@ final class WebOverrideBinder {
         Optional<SerializationOverride> serialization = Optional.empty();
         if (raw.serialization != null) {
             SourceElement at = root.child("serialization");
-            serialization = Optional.of(new SerializationOverride(at.optional("max-bytes", raw.serialization.maxBytes, DataSize::parse),
+            serialization = Optional.of(new SerializationOverride(
+                    raw.serialization.maxBytes == null ? Optional.empty() : Optional.of(MaxBytesAttribute.read(at, raw.serialization.maxBytes)),
                     at.optional("max-depth", raw.serialization.maxDepth, v -> Integer.parseInt(v.trim())),
                     raw.serialization.allow.stream().map(a -> a.pattern).toList()));
         }

@@ -170,6 +170,94 @@ class BalancerConfigTest {
                 + "https:// URL with a host");
     }
 
+    private static String member(String attributes) {
+        return """
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer>
+                    <balancer-member name="n1" %s/>
+                  </balancer>
+                </cohort>""".formatted(attributes);
+    }
+
+    @Test
+    void aMemberUrlWithoutAHostIsRefusedAtItsAttribute() {
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://:8081\"")))
+                .hasMessage("cohort.xml:3:32: url=\"http://:8081\" on <balancer-member> names no host; "
+                        + "expected an http:// or https:// URL with a host, e.g. http://127.0.0.1:8081");
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://127.0.0.1:8081\" health-url=\"http://:9081/health\"")))
+                .hasMessage("cohort.xml:3:60: health-url=\"http://:9081/health\" on <balancer-member> names no host; "
+                        + "expected an http:// or https:// URL with a host, e.g. http://127.0.0.1:9081/health");
+    }
+
+    @Test
+    void aMemberUrlWithAPortOutsideOneTo65535IsRefusedAtItsAttribute() {
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://127.0.0.1:99999\"")))
+                .hasMessage("cohort.xml:3:32: url=\"http://127.0.0.1:99999\" on <balancer-member> has port 99999; "
+                        + "expected a port from 1 to 65535, or none for the scheme's default");
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://127.0.0.1:0\"")))
+                .hasMessageStartingWith("cohort.xml:3:32: url=\"http://127.0.0.1:0\" on <balancer-member> has port 0;");
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://127.0.0.1:8081\" health-url=\"http://127.0.0.1:65536/health\"")))
+                .hasMessageStartingWith("cohort.xml:3:60: health-url=\"http://127.0.0.1:65536/health\" on <balancer-member> "
+                        + "has port 65536;");
+    }
+
+    @Test
+    void aMemberHostWithAnUnderscoreIsRefusedAtItsAttributeBecauseNoUrlParserTakesIt() {
+        // java.net.URI finds no host in http://node_1:8080 (a container name often has one): the member would never be reached
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://node_1:8080\"")))
+                .hasMessageStartingWith("cohort.xml:3:32: invalid value url=\"http://node_1:8080\" on <balancer-member>; ")
+                .hasMessageContaining("no '_'");
+        assertThat(TestConfigs.balancerErrorOfText(member("url=\"http://127.0.0.1:8081\" health-url=\"http://node_1:9081/health\"")))
+                .hasMessageStartingWith("cohort.xml:3:60: invalid value health-url=\"http://node_1:9081/health\" on <balancer-member>; ")
+                .hasMessageContaining("no '_'");
+    }
+
+    @Test
+    void memberUrlsWithHostNamesIpv6AndTheExtremePortsAreAccepted() throws Exception {
+        BalancerConfig config = TestConfigs.parseBalancerText(member("url=\"https://node-1.example:1\" "
+                + "health-url=\"http://[::1]:65535/health\""));
+        assertThat(config.members().get(0).url()).isEqualTo(URI.create("https://node-1.example:1"));
+        assertThat(config.members().get(0).healthUrl()).isEqualTo(URI.create("http://[::1]:65535/health"));
+        assertThat(TestConfigs.parseBalancerText(member("url=\"http://node-1\"")).members().get(0).healthUrl())
+                .isEqualTo(URI.create("http://node-1/health"));
+    }
+
+    @Test
+    void theBalancerPortCannotBeItsAdminPortOnTheSameAddress() {
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer port="8000" admin-port="8000"><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""")).hasMessage("cohort.xml:2:25: admin-port=\"8000\" on <balancer> is the balancer's port on the same "
+                + "address; expected another port than 8000");
+        // admin-port left out: its default 9000, with the wildcard written the long way
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer port="9000" bind-addr="0:0:0:0:0:0:0:0"><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""")).hasMessage("cohort.xml:2:13: port=\"9000\" on <balancer> is the admin port (admin-port left out: "
+                + "its default) on the same address; expected another port than 9000, or admin-port=\"...\"");
+        assertThat(TestConfigs.balancerErrorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer port="8000" admin-port="8000" admin-bind-addr="localhost">
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:2:25: admin-port=\"8000\" on <balancer> is the balancer's port");
+    }
+
+    @Test
+    void theBalancerMayUseOnePortOnTwoAddressesOrPickFreePorts() throws Exception {
+        BalancerConfig config = TestConfigs.parseBalancerText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer port="8000" admin-port="8000" admin-bind-addr="127.0.0.2">
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""");
+        assertThat(config.adminPort()).isEqualTo(config.port());
+        assertThat(TestConfigs.parseBalancerText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer port="0" admin-port="0"><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""").port()).isZero();
+    }
+
     @Test
     void theBackupCookieCannotBeTheSessionCookie() {
         assertThat(TestConfigs.balancerErrorOfText("""

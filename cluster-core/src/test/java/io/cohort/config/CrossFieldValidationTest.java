@@ -2,8 +2,11 @@ package io.cohort.config;
 
 import static io.cohort.config.TestConfigs.errorOfText;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Checks the schema cannot express, made after binding; each error still points into the file. */
@@ -31,6 +34,56 @@ class CrossFieldValidationTest {
     }
 
     @Test
+    void aDataSourceConnectionTimeoutUnderTheShortestPoolWaitIsRefusedAtItsAttribute() {
+        // 0 would be "wait forever" to the pool, and under 250ms the pool refuses to start: the node must not get that far
+        for (String timeout : new String[] {"0s", "249ms", "0ms"}) {
+            assertThat(errorOfText("""
+                    <cohort xmlns="urn:cohort:config:1">
+                      <node name="n1"/>
+                      <datasource name="jdbc/shop" url="jdbc:h2:mem:shop" connection-timeout="%s"/>
+                    </cohort>""".formatted(timeout))).as(timeout)
+                    .hasMessage("cohort.xml:3:55: connection-timeout=\"" + timeout + "\" on <datasource> is below 250ms, the "
+                            + "shortest wait a connection pool supports; expected a duration of at least 250ms, e.g. 5s");
+        }
+    }
+
+    @Test
+    void aDataSourceConnectionTimeoutOfTheShortestPoolWaitIsAccepted() throws Exception {
+        assertThat(TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <datasource name="jdbc/shop" url="jdbc:h2:mem:shop" connection-timeout="250ms"/>
+                </cohort>""", Map.of()).dataSources().get(0).connectionTimeout()).isEqualTo(Duration.ofMillis(250));
+        assertThatThrownBy(() -> new DataSourceConfig("jdbc/shop", "jdbc:h2:mem:shop", Optional.empty(), Optional.empty(), 1,
+                Duration.ZERO)).hasMessage("connectionTimeout must be at least 250ms: PT0S");
+    }
+
+    @Test
+    void aSerializationMaxBytesThatRefusesAlmostEveryValueIsRefusedAtItsAttribute() {
+        for (String size : new String[] {"0B", "1B", "1023B", "1KB"}) {
+            assertThat(errorOfText("""
+                    <cohort xmlns="urn:cohort:config:1">
+                      <node name="n1"/>
+                      <serialization max-bytes="%s"/>
+                    </cohort>""".formatted(size))).as(size)
+                    .hasMessage("cohort.xml:3:18: max-bytes=\"" + size + "\" on <serialization> is below 1KiB and would refuse "
+                            + "almost every replicated value (one java.math.BigDecimal serializes to about 300 bytes); "
+                            + "expected a size of at least 1KiB, e.g. 1MB");
+        }
+        assertThatThrownBy(() -> new SerializationConfig(DataSize.parse("0B"), 1, 1, java.util.List.of()))
+                .hasMessage("maxBytes must be at least 1KiB: 0B");
+    }
+
+    @Test
+    void aSerializationMaxBytesOfOneKibibyteIsAccepted() throws Exception {
+        assertThat(TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <serialization max-bytes="1KiB"/>
+                </cohort>""", Map.of()).serialization().maxBytes().bytes()).isEqualTo(1024);
+    }
+
+    @Test
     void anAdminPortThatIsTheHttpPortOnTheSameAddressIsRefusedAtItsAttribute() {
         assertThat(errorOfText("""
                 <cohort xmlns="urn:cohort:config:1">
@@ -43,6 +96,32 @@ class CrossFieldValidationTest {
                   <node name="n1" http-port="8081" bind-addr="0.0.0.0"/>
                   <admin port="8081"/>
                 </cohort>""")).as("the node listens on every address").hasMessageContaining("is the node's http-port");
+    }
+
+    @Test
+    void anAdminPortThatIsTheHttpPortIsRefusedWhenTheAddressesAreTheSameWrittenDifferently() {
+        // localhost is the default 127.0.0.1; the long IPv6 wildcard is every address: the node would die with "Failed to bind"
+        for (String nodeAddress : new String[] {"localhost", "0:0:0:0:0:0:0:0", "[::]"}) {
+            assertThat(errorOfText("""
+                    <cohort xmlns="urn:cohort:config:1">
+                      <node name="n1" http-port="8081" bind-addr="%s"/>
+                      <admin port="8081"/>
+                    </cohort>""".formatted(nodeAddress))).as(nodeAddress)
+                    .hasMessageStartingWith("cohort.xml:3:10: port=\"8081\" on <admin> is the node's http-port on the same address");
+        }
+        assertThat(errorOfText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" http-port="9090" bind-addr="localhost"/>
+                </cohort>""")).hasMessageStartingWith("cohort.xml:2:19: http-port=\"9090\" on <node> is the admin endpoints' port");
+    }
+
+    @Test
+    void theSamePortOnTwoDifferentAddressesIsAccepted() throws Exception {
+        assertThat(TestConfigs.parseText("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" http-port="8081" bind-addr="127.0.0.2"/>
+                  <admin port="8081" bind-addr="localhost"/>
+                </cohort>""", Map.of()).admin().port()).isEqualTo(8081);
     }
 
     @Test
@@ -105,6 +184,27 @@ class CrossFieldValidationTest {
         assertThat(errorOfText(cluster("    <protocol><peer dns-query=\"_cohort._tcp\"/></protocol>")))
                 .hasMessage("cohort.xml:5:21: attribute dns-query on <peer> applies only with discovery=\"dns\", not \"static\"; "
                         + "expected discovery=\"dns\" or no dns-query");
+    }
+
+    @Test
+    void aMulticastIpThatIsNoMulticastAddressIsRefusedAtItsAttribute() {
+        for (String ip : new String[] {"ffff", "ff", "ff::1::2", "ff01:1:2:3:4:5:6:7:8", "FF0G::1"}) {
+            assertThat(errorOfText(cluster("    <protocol><multicast ip=\"" + ip + "\"/></protocol>"))).as(ip)
+                    .hasMessageStartingWith("cohort.xml:5:26: ")
+                    .hasMessageContaining("ip=\"" + ip + "\" on <multicast>")
+                    .hasMessageContaining("expected a multicast IP address (224.0.0.0 to 239.255.255.255, or IPv6 ff00::/8)");
+        }
+        // the schema's pattern lets these through; parsed, they are no address at all
+        assertThat(errorOfText(cluster("    <protocol><multicast ip=\"ff::1::2\"/></protocol>")))
+                .hasMessageStartingWith("cohort.xml:5:26: invalid value ip=\"ff::1::2\" on <multicast>: no multicast IP address;");
+    }
+
+    @Test
+    void multicastIpsOfBothFamiliesAreAccepted() throws Exception {
+        for (String ip : new String[] {"224.0.0.1", "239.255.255.255", "ff02::1", "FF15::1:2", "ff0e:0:0:0:0:0:0:101"}) {
+            assertThat(((MulticastProtocol) TestConfigs.parseText(cluster("    <protocol><multicast ip=\"" + ip + "\"/></protocol>"),
+                    Map.of()).cluster().orElseThrow().protocol()).ip()).as(ip).isEqualTo(ip);
+        }
     }
 
     @Test

@@ -273,6 +273,42 @@ class InvalidConfigTest {
         assertThat(ConfigCheck.run(new String[0], print(out), print(err))).isEqualTo(ConfigCheck.USAGE);
     }
 
+    @Test
+    void configCheckRefusesAWebOverrideThatDoesNotExist(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.xml");
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+        int status = ConfigCheck.run(new String[] {"--web", missing.toString()}, print(out), print(err));
+
+        assertThat(status).isEqualTo(ConfigCheck.INVALID);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith(missing + ":1:1: cannot read the file (NoSuchFileException");
+    }
+
+    @Test
+    void configCheckTreatsAWebOptionWithoutAFileAsAUsageErrorAndChecksNothing(@TempDir Path dir) throws Exception {
+        Path good = dir.resolve("good.xml");
+        Files.writeString(good, TestConfigs.resourceText("minimal.xml"));
+        Path web = dir.resolve("cohort-web.xml");
+        Files.writeString(web, TestConfigs.resourceText("cohort-web.xml"));
+        String[][] wrong = {{"--web"}, {good.toString(), "--web"}, {"--web", "--web", web.toString()},
+            {"--verbose", good.toString()}};
+        for (String[] args : wrong) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+            assertThat(ConfigCheck.run(args, print(out), print(err))).as(String.join(" ", args)).isEqualTo(ConfigCheck.USAGE);
+            assertThat(out.toString(StandardCharsets.UTF_8)).as("nothing checked").isEmpty();
+            assertThat(err.toString(StandardCharsets.UTF_8)).contains("usage: ConfigCheck");
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertThat(ConfigCheck.run(new String[] {good.toString(), "--web", web.toString()}, print(out), print(new ByteArrayOutputStream())))
+                .isEqualTo(ConfigCheck.OK);
+        assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(good + ": OK" + System.lineSeparator() + web + ": OK"
+                + System.lineSeparator());
+    }
+
     private static PrintStream print(ByteArrayOutputStream out) {
         return new PrintStream(out, true, StandardCharsets.UTF_8);
     }

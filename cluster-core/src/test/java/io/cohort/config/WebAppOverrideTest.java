@@ -109,4 +109,15 @@ class WebAppOverrideTest {
     private static ByteArrayInputStream stream(String xml) {
         return new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8));
     }
+
+    @Test
+    void anOverrideMaxBytesThatRefusesAlmostEveryValueIsRefusedAtItsAttribute() {
+        ConfigException e = catchThrowableOfType(() -> ConfigLoader.parseWebOverride("cohort-web.xml", new java.io.ByteArrayInputStream("""
+                <cohort-web xmlns="urn:cohort:web:1">
+                  <serialization max-bytes="0B"/>
+                </cohort-web>""".getBytes(java.nio.charset.StandardCharsets.UTF_8))), ConfigException.class);
+        assertThat(e).hasMessage("cohort-web.xml:2:18: max-bytes=\"0B\" on <serialization> is below 1KiB and would refuse "
+                + "almost every replicated value (one java.math.BigDecimal serializes to about 300 bytes); "
+                + "expected a size of at least 1KiB, e.g. 1MB");
+    }
 }

@@ -35,7 +35,8 @@ class MemberUrlTest {
                 </cohort>""")).actual();
 
         assertThat(refused).hasMessage("balancer.xml:4:32: invalid value url=\"http://127.0.0.1:8082/shop\" on <balancer-member>; "
-                + "expected an http:// or https:// URL with a host and an optional port, and no path (e.g. http://127.0.0.1:8081)");
+                + "expected an http:// or https:// URL with a host (an IP address, or a name of letters, digits, '-' and '.', "
+                + "no '_') and an optional port from 1 to 65535, and no path (e.g. http://127.0.0.1:8081)");
     }
 
     @Test

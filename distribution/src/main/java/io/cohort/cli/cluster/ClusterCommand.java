@@ -2,6 +2,7 @@ package io.cohort.cli.cluster;
 
 import io.cohort.cli.CommandFailure;
 import io.cohort.cli.DurationConverter;
+import io.cohort.cli.PositiveDurationConverter;
 import io.cohort.cli.ExitCode;
 import io.cohort.cli.Main;
 import io.cohort.net.PresetPorts;
@@ -11,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.ArgGroup;
@@ -105,12 +109,15 @@ public final class ClusterCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     int balancerAdminBasePort;
 
+    /** Looks up environment variables ({@code --database-password-env}); tests replace it. */
+    java.util.function.Function<String, String> environment = System::getenv;
+
     private EmbeddedH2Server embeddedDatabase;
     private volatile LocalBalancers balancers;
 
     @Option(names = "--start-timeout", paramLabel = "DURATION", defaultValue = "120s",
-            converter = DurationConverter.class,
-            description = "How long all nodes may take to come up (default: ${DEFAULT-VALUE}).")
+            converter = PositiveDurationConverter.class,
+            description = "How long all nodes may take to come up, above zero (default: ${DEFAULT-VALUE}).")
     Duration startTimeout;
 
     @Option(names = "--graceful-stop", paramLabel = "DURATION", defaultValue = "30s",
@@ -218,10 +225,12 @@ public final class ClusterCommand implements Callable<Integer> {
         }
         List<Path> allWars = new ArrayList<>(wars);
         java.util.Optional<ShopDatabase> database = java.util.Optional.empty();
+        java.util.Optional<Path> shopWar = java.util.Optional.empty();
         if (shop.deploysShop()) {
             try {
-                allWars.add(shop.war());
-                database = shop.givenDatabase();
+                shopWar = java.util.Optional.of(shop.war());
+                allWars.add(shopWar.get());
+                database = shop.givenDatabase(environment);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }
@@ -230,11 +239,13 @@ public final class ClusterCommand implements Callable<Integer> {
                 ? LocalClusterPlan.hostPerNode(nodes)
                 : LocalClusterPlan.roundRobin(hosts.names, nodes);
         try {
+            checkWarNames(shopWar);
             ReplicationPattern replication = ReplicationPattern.parse(pattern);
             if (replication.protocol().filter("database"::equals).isPresent() && !shop.deploysShop()) {
                 throw new IllegalArgumentException("pattern " + pattern
                         + " keeps sessions in the shop's database: it needs the shop (leave out --no-shop)");
             }
+            checkPorts(replication, new LinkedHashSet<>(hostNames).size());
             return new LocalClusterPlan(dir.toAbsolutePath().normalize(), hostNames, basePort, adminBasePort,
                     allWars.stream().map(w -> w.toAbsolutePath().normalize()).distinct().toList(), gracefulStop,
                     database, new ReplicationPlan(replication, replicationPorts(replication, nodes)));
@@ -242,6 +253,45 @@ public final class ClusterCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "no free replication ports: " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /**
+     * The fixed ports the cluster will listen on: the nodes' HTTP, admin and peer replication ports, and the balancers'
+     * (one per host). The multicast group's port is UDP, so it only has to be a port.
+     */
+    private void checkPorts(ReplicationPattern replication, int hostCount) {
+        PortRanges tcp = new PortRanges()
+                .add("--base-port", basePort, nodes, "node")
+                .add("--admin-base-port", adminBasePort, nodes, "node");
+        String protocol = replication.protocol().orElse("");
+        if (replication.replicates() && protocol.equals("peer")) {
+            tcp.add("--replication-base-port", replicationBasePort, nodes, "node");
+        } else if (replication.replicates() && protocol.equals("multicast")) {
+            new PortRanges().add("--replication-base-port", replicationBasePort, 1, "group").check();
+        }
+        if (!noBalancer) {
+            tcp.add("--balancer-base-port", balancerBasePort, hostCount, "host")
+                    .add("--balancer-admin-base-port", balancerAdminBasePort, hostCount, "host");
+        }
+        tcp.check();
+    }
+
+    /**
+     * Every node's webapps gets each WAR under its file name, so two different files of one name would be one
+     * application, the later replacing the earlier; the same file given twice is one WAR.
+     */
+    private void checkWarNames(java.util.Optional<Path> shopWar) {
+        Map<String, Path> byName = new HashMap<>();
+        shopWar.ifPresent(war -> byName.put(war.getFileName().toString(), war));
+        for (Path war : wars) {
+            Path normalized = war.toAbsolutePath().normalize();
+            Path first = byName.putIfAbsent(normalized.getFileName().toString(), normalized);
+            if (first != null && !first.equals(normalized)) {
+                throw new IllegalArgumentException("--war " + war + ": a WAR named " + normalized.getFileName()
+                        + " is already deployed from " + first + (shopWar.filter(first::equals).isPresent() ? " (the shop)" : "")
+                        + "; each application needs a file name of its own");
+            }
         }
     }
 

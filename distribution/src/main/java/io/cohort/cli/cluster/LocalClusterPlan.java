@@ -23,7 +23,7 @@ import java.util.stream.IntStream;
  * @param hosts         the host of each node, one per node
  * @param basePort      the first HTTP port, or 0
  * @param adminBasePort the first admin port, or 0
- * @param wars          WARs copied into every node's webapps
+ * @param wars          WARs copied into every node's webapps, under their file names, which are distinct
  * @param gracefulStop  how long each node's stop may take
  * @param database      the shop's database, given to every node as {@code jdbc/jpetstore}
  * @param replication   how the nodes replicate sessions
@@ -55,6 +55,10 @@ public record LocalClusterPlan(Path dir, List<String> hosts, int basePort, int a
                 throw new IllegalArgumentException("invalid host name '" + host
                         + "': use letters, digits and . _ - : % [ ]");
             }
+        }
+        if (wars.stream().map(war -> war.getFileName().toString()).distinct().count() != wars.size()) {
+            // each is copied into webapps under its file name: a later one would replace an earlier one
+            throw new IllegalArgumentException("two WARs have one file name: " + wars);
         }
         checkPorts("base port", basePort, hosts.size());
         checkPorts("admin base port", adminBasePort, hosts.size());

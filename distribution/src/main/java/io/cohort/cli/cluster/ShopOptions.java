@@ -3,6 +3,7 @@ package io.cohort.cli.cluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.function.Function;
 import picocli.CommandLine.Option;
 
 /**
@@ -49,16 +50,26 @@ public final class ShopOptions {
         return war.toAbsolutePath().normalize();
     }
 
-    /** A database the user named, or empty for the embedded one. */
-    Optional<ShopDatabase> givenDatabase() {
+    /**
+     * A database the user named, or empty for the embedded one; {@code environment} holds the password variable.
+     *
+     * @throws IllegalArgumentException if the URL is no JDBC URL, or the password variable is unset or empty
+     */
+    Optional<ShopDatabase> givenDatabase(Function<String, String> environment) {
         if (databaseUrl == null) {
             return Optional.empty();
         }
+        if (!databaseUrl.startsWith("jdbc:")) {
+            throw new IllegalArgumentException("--database " + databaseUrl
+                    + ": expected a JDBC URL, e.g. jdbc:postgresql://127.0.0.1:5432/shop");
+        }
         Optional<String> password = Optional.empty();
         if (databasePasswordEnv != null) {
-            String value = System.getenv(databasePasswordEnv);
-            if (value == null) {
-                throw new IllegalArgumentException("--database-password-env " + databasePasswordEnv + " is not set");
+            String value = environment.apply(databasePasswordEnv);
+            if (value == null || value.isEmpty()) {
+                // the nodes would refuse the variable at start, as their configuration files refuse any empty secret
+                throw new IllegalArgumentException("--database-password-env " + databasePasswordEnv + " is "
+                        + (value == null ? "not set" : "empty"));
             }
             password = Optional.of(value);
         }

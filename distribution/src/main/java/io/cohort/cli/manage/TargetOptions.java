@@ -1,7 +1,7 @@
 package io.cohort.cli.manage;
 
 import io.cohort.cli.CommandFailure;
-import io.cohort.cli.DurationConverter;
+import io.cohort.cli.PositiveDurationConverter;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.PlannedNode;
 import java.io.IOException;
@@ -37,8 +37,8 @@ public final class TargetOptions {
                     + "else " + PlannedNode.TOKEN_ENV + ").")
     String tokenEnv;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "2m", converter = DurationConverter.class,
-            description = "Longest wait for each member's answer (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "2m", converter = PositiveDurationConverter.class,
+            description = "Longest wait for each member's answer, above zero (default: ${DEFAULT-VALUE}).")
     Duration timeout;
 
     public Duration timeout() {

@@ -76,6 +76,12 @@ class LocalClusterPlanTest {
     }
 
     @Test
+    void twoWarsOfOneFileNameAreRejectedBecauseOneWouldReplaceTheOther() {
+        assertThatThrownBy(() -> plan(2, 0, 0, List.of(dir.resolve("a/app.war"), dir.resolve("b/app.war"))))
+                .hasMessageStartingWith("two WARs have one file name: ");
+    }
+
+    @Test
     void writtenConfigurationsAreValidAndDescribeEachNode() throws Exception {
         List<PlannedNode> nodes = plan(2, 18081, 19081, List.of()).write();
 

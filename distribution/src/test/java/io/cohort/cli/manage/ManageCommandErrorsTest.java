@@ -76,4 +76,19 @@ class ManageCommandErrorsTest {
         assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.FAILURE);
         assertThat(run.out()).containsPattern("n1\\s+-\\s+DOWN").contains("0 of 1 nodes UP");
     }
+
+    @Test
+    void aTimeoutOfZeroIsAUsageErrorForEveryManageCommand() throws Exception {
+        Path war = Files.write(dir.resolve("app.war"), new byte[] {1});
+        String cluster = clusterFileOfDeadCluster().toString();
+        for (String[] args : new String[][] {{"status", "--timeout", "0s", "--cluster", cluster},
+            {"deploy", war.toString(), "--timeout", "0ms", "--cluster", cluster},
+            {"undeploy", "app", "--timeout", "000s", "--cluster", cluster}}) {
+            CommandRun run = CommandRun.of(args);
+
+            assertThat(run.exitCode()).as(run.toString()).isEqualTo(ExitCode.USAGE);
+            assertThat(run.err()).as(run.toString()).contains("--timeout").contains("above zero");
+            assertThat(run.out()).as("no member was asked").doesNotContain("n1");
+        }
+    }
 }

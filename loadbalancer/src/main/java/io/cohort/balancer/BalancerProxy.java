@@ -243,16 +243,16 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     /**
-     * Each attempt of a request with a body comes with its own {@link MemberDeadline}, which waiting for the body
-     * stops; a request without one (most of them) has HttpClient's own total timeout, which costs less.
+     * Each attempt comes with its own {@link MemberDeadline}, which waiting for the client's body stops and the start of
+     * the member's answer ends: {@code request-timeout} bounds the member's time until it answers, not how long its
+     * answer streams (a download, server-sent events), which pauses of the connection's idle timeout bound instead.
+     * HttpClient's own total timeout would cut a streaming answer off.
      */
     @Override
     protected org.eclipse.jetty.client.Request newProxyToServerRequest(Request request, HttpURI target) {
         org.eclipse.jetty.client.Request toMember = super.newProxyToServerRequest(request, target);
-        if (hasBody(request)) {
-            exchange(request).deadline = new MemberDeadline(getHttpClient().getScheduler(), config.requestTimeout().toMillis(),
-                    toMember);
-        }
+        exchange(request).deadline = new MemberDeadline(getHttpClient().getScheduler(), config.requestTimeout().toMillis(),
+                toMember);
         return toMember;
     }
 
@@ -285,20 +285,17 @@ final class BalancerProxy extends ProxyHandler {
     protected void sendProxyToServerRequest(Request request, org.eclipse.jetty.client.Request toMember, Response response,
                                             Callback callback) {
         Exchange exchange = exchange(request);
-        // a member may think for all of request-timeout before its first byte (a slow report, a long poll). With a
-        // body, no HttpClient total timeout: it would count the time a client takes to upload against the member.
-        // The member's request-timeout is then the exchange's MemberDeadline, and a client may pause its upload for
-        // idle-timeout, which its own connection's idle timeout enforces (408). The connection to the member outlasts
-        // both, a backstop only: were it to time out first, it would abort the request while HttpClient waits for
-        // the client's body, and HttpClient completes such an abort only once that body moves again
+        // a member may think for all of request-timeout before its first byte (a slow report, a long poll): the
+        // exchange's MemberDeadline, until the answer begins. No HttpClient total timeout: it would count the time a
+        // client takes to upload against the member, and cut off an answer still streaming. A client may pause its
+        // upload for idle-timeout, which its own connection's idle timeout enforces (408). The connection to the
+        // member bounds a pause in the member's answer; with a body it outlasts both, a backstop only: were it to time
+        // out first, it would abort the request while HttpClient waits for the client's body, and HttpClient
+        // completes such an abort only once that body moves again
         toMember.onRequestBegin(exchange::onConnection).onResponseBegin(exchange);
-        if (exchange.deadline != null) {
-            toMember.idleTimeout(config.requestTimeout().toMillis() + config.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            exchange.deadline.start();
-        } else {
-            toMember.timeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                    .idleTimeout(config.requestTimeout().toMillis(), TimeUnit.MILLISECONDS);
-        }
+        long memberIdle = config.requestTimeout().toMillis() + (hasBody(request) ? config.idleTimeout().toMillis() : 0);
+        toMember.idleTimeout(memberIdle, TimeUnit.MILLISECONDS);
+        exchange.deadline.start();
         super.sendProxyToServerRequest(request, toMember, response, callback);
     }
 

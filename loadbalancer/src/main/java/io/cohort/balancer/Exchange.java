@@ -146,6 +146,10 @@ final class Exchange implements Response.BeginListener {
     @Override
     public void onBegin(Response response) {
         answered = true;
+        MemberDeadline current = deadline;
+        if (current != null) {
+            current.end(); // request-timeout bounds the member's time until it answers, not how long its answer streams
+        }
         route.backend().answered();
     }
 }

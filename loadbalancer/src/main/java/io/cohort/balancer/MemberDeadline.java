@@ -7,7 +7,8 @@ import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
  * The {@code request-timeout} of one attempt, counted on the member's time only: it runs from when the request is given
- * to HttpClient (waiting for a connection, sending, waiting for and reading the answer) until the attempt ends, and
+ * to HttpClient (waiting for a connection, sending, waiting for the answer) until the member's answer begins or the
+ * attempt ends (an answer that streams for longer, a download or server-sent events, is not cut off), and
  * stands still while the balancer waits for more of the client's body ({@link #clientBodyAwaited}). A client that
  * uploads slowly but steadily may so take as long as its upload needs, bounded by {@code idle-timeout} between two
  * pieces (its connection's idle timeout then fails the read: 408) and by {@code max-request-body}, and the member still

@@ -174,6 +174,28 @@ final class StubMember implements AutoCloseable {
             });
             return true;
         }
+        if (path.equals("/events")) { // ?count=N&every=ms: one event every so often, the answer ends after the last
+            served.incrementAndGet();
+            String[] query = request.getHttpURI().getQuery().split("&");
+            int count = Integer.parseInt(query[0].substring("count=".length()));
+            long every = Long.parseLong(query[1].substring("every=".length()));
+            response.setStatus(200);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream");
+            CompletableFuture.runAsync(() -> { // paced without holding a server thread
+                try {
+                    for (int i = 0; i < count; i++) {
+                        Callback.Completable written = new Callback.Completable();
+                        response.write(false, ByteBuffer.wrap(("data: " + i + "\n\n").getBytes(StandardCharsets.UTF_8)), written);
+                        written.get();
+                        Thread.sleep(every);
+                    }
+                    response.write(true, ByteBuffer.allocate(0), callback);
+                } catch (Exception e) {
+                    callback.failed(e);
+                }
+            });
+            return true;
+        }
         if (path.equals("/big")) { // 64 MiB, more than socket buffers hold: a client that stops reading makes the write fail
             response.setStatus(200);
             response.write(true, ByteBuffer.allocate(64 << 20), callback);

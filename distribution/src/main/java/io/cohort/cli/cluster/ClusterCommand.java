@@ -226,7 +226,11 @@ public final class ClusterCommand implements Callable<Integer> {
         List<Path> allWars = new ArrayList<>(wars);
         java.util.Optional<ShopDatabase> database = java.util.Optional.empty();
         java.util.Optional<Path> shopWar = java.util.Optional.empty();
-        if (shop.deploysShop()) {
+        if (!shop.deploysShop()) {
+            shop.optionWithoutShop().ifPresent(option -> {
+                throw new ParameterException(spec.commandLine(), option + " is about the shop, which --no-shop leaves out");
+            });
+        } else {
             try {
                 shopWar = java.util.Optional.of(shop.war());
                 allWars.add(shopWar.get());

@@ -40,6 +40,17 @@ public final class ShopOptions {
         return !noShop;
     }
 
+    /** An option given that only concerns the shop (so would be ignored beside {@code --no-shop}), if any. */
+    Optional<String> optionWithoutShop() {
+        if (shopWar != null) {
+            return Optional.of("--shop-war");
+        }
+        if (databaseUrl != null) {
+            return Optional.of("--database");
+        }
+        return databasePasswordEnv != null ? Optional.of("--database-password-env") : Optional.empty();
+    }
+
     /** The shop WAR to deploy; fails with a clear message if it cannot be found. */
     Path war() {
         Path war = shopWar != null ? shopWar : distributionHome().map(h -> h.resolve(SHOP_WAR)).orElse(SHOP_WAR);

@@ -124,6 +124,14 @@ class ClusterCommandOptionsTest {
     }
 
     @Test
+    void shopOptionsBesideNoShopAreUsageErrorsInsteadOfBeingIgnored() {
+        assertThat(usageError("--no-shop", "--database", "jdbc:postgresql://127.0.0.1/shop"))
+                .contains("--database is about the shop, which --no-shop leaves out");
+        assertThat(usageError("--no-shop", "--shop-war", SHOP.toString())).contains("--shop-war");
+        assertThat(usageError("--no-shop", "--database-password-env", "SHOP_PW")).contains("--database-password-env");
+    }
+
+    @Test
     void aDatabaseUrlThatIsNoJdbcUrlIsAUsageError() {
         assertThat(usageError("--shop-war", SHOP.toString(), "--database", "postgresql://127.0.0.1/shop"))
                 .isEqualTo("--database postgresql://127.0.0.1/shop: expected a JDBC URL, e.g. jdbc:postgresql://127.0.0.1:5432/shop");

@@ -18,7 +18,8 @@ import java.util.stream.Collectors;
  */
 final class ClusterBinder {
 
-    private static final Pattern IPV4_LITERAL = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
+    /** Four decimal octets, each 0 to 255: only such a string is an IPv4 literal (the JDK looks anything else up). */
+    private static final Pattern IPV4_LITERAL = Pattern.compile("(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}");
 
     private final Path baseDir;
     private final SecretResolver secrets;

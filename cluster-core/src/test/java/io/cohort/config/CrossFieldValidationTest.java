@@ -188,7 +188,7 @@ class CrossFieldValidationTest {
 
     @Test
     void aMulticastIpThatIsNoMulticastAddressIsRefusedAtItsAttribute() {
-        for (String ip : new String[] {"ffff", "ff", "ff::1::2", "ff01:1:2:3:4:5:6:7:8", "FF0G::1"}) {
+        for (String ip : new String[] {"ffff", "ff", "ff::1::2", "ff01:1:2:3:4:5:6:7:8", "FF0G::1", "239.1.1.256"}) {
             assertThat(errorOfText(cluster("    <protocol><multicast ip=\"" + ip + "\"/></protocol>"))).as(ip)
                     .hasMessageStartingWith("cohort.xml:5:26: ")
                     .hasMessageContaining("ip=\"" + ip + "\" on <multicast>")

@@ -370,7 +370,9 @@ final class BalancerProxy extends ProxyHandler {
             callback.failed(failure);
             return;
         }
-        if (!exchange.reachedConnection() && Failures.causedBy(failure, RejectedExecutionException.class)) {
+        // HttpClient also refuses with RejectedExecutionException while it stops: only a running client's is a full queue
+        if (!exchange.reachedConnection() && getHttpClient().isRunning()
+                && Failures.causedBy(failure, RejectedExecutionException.class)) {
             answerOverloaded(exchange, request, response, callback);
             return;
         }

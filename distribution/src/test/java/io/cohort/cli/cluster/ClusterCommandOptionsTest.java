@@ -124,6 +124,13 @@ class ClusterCommandOptionsTest {
     }
 
     @Test
+    void failureDetectionPortsAboveTheReplicationPortsMayNotOverlapTheNodesPorts() {
+        // FD_SOCK2 listens 100 above each replication port (8081-8085 here): node n1's HTTP port is 8081
+        assertThat(usageError("--no-shop", "--nodes", "2", "--replication-base-port", "7981"))
+                .contains("failure detection").contains("overlaps");
+    }
+
+    @Test
     void shopOptionsBesideNoShopAreUsageErrorsInsteadOfBeingIgnored() {
         assertThat(usageError("--no-shop", "--database", "jdbc:postgresql://127.0.0.1/shop"))
                 .contains("--database is about the shop, which --no-shop leaves out");

@@ -5,12 +5,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jgroups.Message;
+import org.jgroups.protocols.Discovery;
 import org.jgroups.protocols.Encrypt;
 import org.jgroups.protocols.FRAG2;
 import org.jgroups.protocols.FragHeader;
 import org.jgroups.protocols.TP;
 import org.jgroups.stack.Protocol;
 import org.jgroups.stack.ProtocolStack;
+import org.jgroups.util.Bits;
 import org.jgroups.util.MessageBatch;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * {@link ArrivalGuards} refused while reading them; right below {@code SYM_ENCRYPT}, messages that are not encrypted
  * (which it would drop too, but log at ERROR each time, so anyone reaching the port could fill the log); right below
  * {@code FRAG2}, fragments claiming more fragments than a message can have (FRAG2 sets an array aside for as many as
- * the unauthenticated header says: 2 GiB of references for one small message). Each drop is counted in
+ * the unauthenticated header says: 2 GiB of references for one small message); right below discovery, a discovery
+ * message claiming more members' data than its bytes hold (discovery sizes a list by it). Each drop is counted in
  * {@code cohort.replication.messages.rejected}; each kind is logged once. Thread-safe.
  */
 final class ArrivalGate extends Protocol {
@@ -39,8 +42,8 @@ final class ArrivalGate extends Protocol {
     }
 
     /**
-     * Puts the gates into {@code stack} before the channel connects: one above the transport, one below
-     * {@code SYM_ENCRYPT} if the stack encrypts, and one below {@code FRAG2} if it fragments with it.
+     * Puts the gates into {@code stack} before the channel connects: one above the transport, one below discovery, one
+     * below {@code SYM_ENCRYPT} if the stack encrypts, and one below {@code FRAG2} if it fragments with it.
      */
     static void insertInto(ProtocolStack stack, Counter rejected) throws Exception {
         stack.insertProtocol(new ArrivalGate(ArrivalGate::refusedWhileRead, rejected), ProtocolStack.Position.ABOVE,
@@ -51,12 +54,30 @@ final class ArrivalGate extends Protocol {
             stack.insertProtocol(new ArrivalGate(message -> message.getHeader(encryptId) == null
                     ? "a message that is not encrypted" : null, rejected), ProtocolStack.Position.BELOW, encrypt.getClass());
         }
+        Discovery discovery = stack.findProtocol(Discovery.class);
+        if (discovery != null) {
+            short discoveryId = discovery.getId();
+            stack.insertProtocol(new ArrivalGate(message -> impossibleDiscovery(message, discoveryId), rejected),
+                    ProtocolStack.Position.BELOW, discovery.getClass());
+        }
         FRAG2 fragmentation = stack.findProtocol(FRAG2.class);
         if (fragmentation != null) {
             short fragmentationId = fragmentation.getId();
             stack.insertProtocol(new ArrivalGate(message -> impossibleFragment(message.getHeader(fragmentationId),
                     fragmentation.getFragSize()), rejected), ProtocolStack.Position.BELOW, FRAG2.class);
         }
+    }
+
+    /**
+     * A discovery message whose payload claims more members' data than it has bytes for (Discovery sizes a list by
+     * that count before reading any of them).
+     */
+    static String impossibleDiscovery(Message message, short discoveryId) {
+        if (message.getHeader(discoveryId) == null || !message.hasArray() || message.getLength() < Integer.BYTES) {
+            return null;
+        }
+        int count = Bits.readInt(message.getArray(), message.getOffset());
+        return count < 0 || count > message.getLength() ? "discovery data for more members than its bytes hold" : null;
     }
 
     /** A fragment no message can have: more fragments than the largest array split into pieces of {@code size}. */

@@ -8,7 +8,7 @@ import org.jgroups.util.ByteBufferInputStream;
 
 /**
  * What is left of the bytes the transport received, while JGroups reads one message out of them: a byte array
- * (datagrams, blocking TCP) or a byte buffer (non-blocking TCP).
+ * (datagrams, and blocking TCP through {@link BufferedTcp}) or a byte buffer (non-blocking TCP).
  */
 final class ArrivalInput {
 
@@ -32,7 +32,7 @@ final class ArrivalInput {
      */
     static void skipRest(DataInput in) throws IOException {
         if (in instanceof ByteArrayDataInputStream received) {
-            received.position(received.limit());
+            received.advance(received.limit() - received.position());
         } else if (in instanceof ByteBufferInputStream received) {
             ByteBuffer buffer = received.buf();
             buffer.position(buffer.limit());

@@ -15,26 +15,23 @@ final class BoundedBytesMessage extends BytesMessage implements RefusedOnArrival
 
     @Override
     public void readPayload(DataInput in) throws IOException {
-        if (isFlagSet(Flag.SERIALIZED)) {
-            refuse(in, "a Java-serialized payload");
-            return;
-        }
         int declared = in.readInt();
         if (declared < 0) {
             return;
         }
         if (declared > ArrivalInput.remaining(in)) {
-            refuse(in, "a payload length beyond the bytes received");
+            refusal = "a payload length beyond the bytes received";
+            ArrivalInput.skipRest(in);
+            return;
+        }
+        if (isFlagSet(Flag.SERIALIZED)) {
+            refusal = "a Java-serialized payload";
+            in.skipBytes(declared); // unread; the messages after it in a bundle still parse
             return;
         }
         array = new byte[declared];
         in.readFully(array, 0, declared);
         length = declared;
-    }
-
-    private void refuse(DataInput in, String why) throws IOException {
-        refusal = why;
-        ArrivalInput.skipRest(in);
     }
 
     @Override

@@ -59,6 +59,9 @@ final class GroupStack {
         try (InputStream in = new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))) {
             configs = XmlConfigurator.getInstance(in).getProtocolStack();
         }
+        // the blocking TCP transport, if chosen, reads each message into a buffer first (see BufferedTcp)
+        configs.replaceAll(config -> config.getProtocolName().equals("TCP")
+                ? new ProtocolConfiguration(BufferedTcp.class.getName(), config.getProperties()) : config);
         if (cluster.protocol() instanceof PeerProtocol peer && peer.stack().isEmpty()) {
             replaceDiscovery(configs, peer);
         }

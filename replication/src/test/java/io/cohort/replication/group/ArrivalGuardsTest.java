@@ -24,11 +24,14 @@ import org.jgroups.util.UUID;
 import org.jgroups.util.Util;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * What anyone who reaches a member's replication port sends, without the cluster secret: JGroups reads it before any
  * authentication or decryption, so nothing in it may run code, allocate what its length fields claim, or fill the
- * log. Each such message is refused, counted and logged once by kind; the member keeps replicating.
+ * log. Each such message is refused, counted and logged once by kind; the member keeps replicating. The peer stack's
+ * two TCP transports read received bytes differently (a buffer, the socket), so each case runs over both.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ArrivalGuardsTest {
@@ -44,9 +47,10 @@ class ArrivalGuardsTest {
         }
     }
 
-    @Test
-    void javaSerializedPayloadsFromOutsideAreNeverDeserialized() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
+    @ParameterizedTest
+    @ValueSource(strings = {"TCP_NIO2", "TCP"})
+    void javaSerializedPayloadsFromOutsideAreNeverDeserialized(String transport) throws Exception {
+        try (TestGroup group = secured(transport)) {
             List<TestMember> members = group.startMembers(2);
             TestMember victim = members.get(1);
             Tripwire.trippedOn = null;
@@ -61,9 +65,10 @@ class ArrivalGuardsTest {
         }
     }
 
-    @Test
-    void lengthsBeyondTheBytesReceivedAreRefusedBeforeAllocating() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
+    @ParameterizedTest
+    @ValueSource(strings = {"TCP_NIO2", "TCP"})
+    void lengthsBeyondTheBytesReceivedAreRefusedBeforeAllocating(String transport) throws Exception {
+        try (TestGroup group = secured(transport)) {
             List<TestMember> members = group.startMembers(2);
             TestMember victim = members.get(1);
             // a 3-byte payload declared as ~2 GiB: the length is the int before the last 3 bytes
@@ -80,8 +85,30 @@ class ArrivalGuardsTest {
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"TCP_NIO2", "TCP"})
+    void aRefusedMessageInABundleLeavesTheMessagesAfterItToBeReadAndRefusedOneByOne(String transport) throws Exception {
+        try (TestGroup group = secured(transport)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            Tripwire.trippedOn = null;
+            Message first = new BytesMessage(null, (Object) new Tripwire());
+            Message second = new BytesMessage(null, (Object) new Tripwire());
+            ByteArrayDataOutputStream bundle = new ByteArrayDataOutputStream(512);
+            Util.writeMessageList(address(victim), UUID.randomUUID(),
+                    victim.service().channel().channel().getClusterName().getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    List.of(first, second), bundle, false);
+
+            sendFromOutside(victim, Arrays.copyOf(bundle.buffer(), bundle.position()));
+
+            Await.until("both messages of the bundle refused", () -> victim.rejectedMessages() == 2);
+            assertThat(Tripwire.trippedOn).as("the thread that deserialized the sender's object").isNull();
+            stillReplicates(members.get(0), victim);
+        }
+    }
+
     @Test
-    void unencryptedMessagesToAnEncryptingMemberAreCountedNotLoggedOneByOne() throws Exception {
+    void unencryptedMessagesToAnEncryptingMemberAreRefusedAndCounted() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
             List<TestMember> members = group.startMembers(2);
             TestMember victim = members.get(1);
@@ -108,6 +135,29 @@ class ArrivalGuardsTest {
             sendFromOutside(victim, frame(fragment));
 
             Await.until("the fragment refused", () -> victim.rejectedMessages() == 1);
+            stillReplicates(members.get(0), victim);
+        }
+    }
+
+    private static TestGroup secured(String transport) {
+        return TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)
+                .tuning(Map.of("cohort.transport", transport));
+    }
+
+    @Test
+    void aDiscoveryMessageClaimingMoreMembersThanItsBytesHoldIsRefused() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember victim = members.get(1);
+            org.jgroups.protocols.Discovery discovery = victim.service().channel().channel().getProtocolStack()
+                    .findProtocol(org.jgroups.protocols.Discovery.class);
+            Message claim = new BytesMessage(address(victim), new byte[] {0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xF0})
+                    .putHeader(discovery.getId(), new org.jgroups.protocols.PingHeader(
+                            org.jgroups.protocols.PingHeader.GET_MBRS_RSP));
+
+            sendFromOutside(victim, frame(claim));
+
+            Await.until("the discovery message refused", () -> victim.rejectedMessages() == 1);
             stillReplicates(members.get(0), victim);
         }
     }

@@ -50,121 +50,100 @@ class ArrivalGuardsTest {
     @ParameterizedTest
     @ValueSource(strings = {"TCP_NIO2", "TCP"})
     void javaSerializedPayloadsFromOutsideAreNeverDeserialized(String transport) throws Exception {
-        try (TestGroup group = secured(transport)) {
-            List<TestMember> members = group.startMembers(2);
-            TestMember victim = members.get(1);
-            Tripwire.trippedOn = null;
+        Tripwire.trippedOn = null;
 
-            sendFromOutside(victim,
-                    frame(new ObjectMessage(address(victim), new ObjectWrapperSerializable(new Tripwire()))),
-                    frame(new BytesMessage(address(victim), (Object) new Tripwire())));
+        refusedBySecondMember(secured(transport), 2, victim -> new byte[][] {
+                frame(new ObjectMessage(address(victim), new ObjectWrapperSerializable(new Tripwire()))),
+                frame(new BytesMessage(address(victim), (Object) new Tripwire()))});
 
-            Await.until("both messages refused", () -> victim.rejectedMessages() == 2);
-            assertThat(Tripwire.trippedOn).as("the thread that deserialized the sender's object").isNull();
-            stillReplicates(members.get(0), victim);
-        }
+        assertThat(Tripwire.trippedOn).as("the thread that deserialized the sender's object").isNull();
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"TCP_NIO2", "TCP"})
     void lengthsBeyondTheBytesReceivedAreRefusedBeforeAllocating(String transport) throws Exception {
-        try (TestGroup group = secured(transport)) {
-            List<TestMember> members = group.startMembers(2);
-            TestMember victim = members.get(1);
+        refusedBySecondMember(secured(transport), 2, victim -> {
             // a 3-byte payload declared as ~2 GiB: the length is the int before the last 3 bytes
             byte[] hugeBytes = frame(new BytesMessage(address(victim), new byte[] {1, 2, 3}));
             writeInt(hugeBytes, hugeBytes.length - 7, 0x7FFF_FFF0);
             // a one-word list of missing numbers declared to span ~2^31 of them (2^25 words): size, offset, word last
             byte[] hugeList = frame(new ObjectMessage(address(victim), new SeqnoList(64, 0).add(3)));
             writeInt(hugeList, hugeList.length - 20, 0x7FFF_FFF0);
-
-            sendFromOutside(victim, hugeBytes, hugeList);
-
-            Await.until("both messages refused", () -> victim.rejectedMessages() == 2);
-            stillReplicates(members.get(0), victim);
-        }
+            return new byte[][] {hugeBytes, hugeList};
+        });
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"TCP_NIO2", "TCP"})
     void aRefusedMessageInABundleLeavesTheMessagesAfterItToBeReadAndRefusedOneByOne(String transport) throws Exception {
-        try (TestGroup group = secured(transport)) {
-            List<TestMember> members = group.startMembers(2);
-            TestMember victim = members.get(1);
-            Tripwire.trippedOn = null;
-            Message first = new BytesMessage(null, (Object) new Tripwire());
-            Message second = new BytesMessage(null, (Object) new Tripwire());
+        Tripwire.trippedOn = null;
+
+        refusedBySecondMember(secured(transport), 2, victim -> {
             ByteArrayDataOutputStream bundle = new ByteArrayDataOutputStream(512);
             Util.writeMessageList(address(victim), UUID.randomUUID(),
                     victim.service().channel().channel().getClusterName().getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                    List.of(first, second), bundle, false);
+                    List.of(new BytesMessage(null, (Object) new Tripwire()), new BytesMessage(null, (Object) new Tripwire())),
+                    bundle, false);
+            return new byte[][] {Arrays.copyOf(bundle.buffer(), bundle.position())};
+        });
 
-            sendFromOutside(victim, Arrays.copyOf(bundle.buffer(), bundle.position()));
-
-            Await.until("both messages of the bundle refused", () -> victim.rejectedMessages() == 2);
-            assertThat(Tripwire.trippedOn).as("the thread that deserialized the sender's object").isNull();
-            stillReplicates(members.get(0), victim);
-        }
+        assertThat(Tripwire.trippedOn).as("the thread that deserialized the sender's object").isNull();
     }
 
     @Test
     void unencryptedMessagesToAnEncryptingMemberAreRefusedAndCounted() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)) {
-            List<TestMember> members = group.startMembers(2);
-            TestMember victim = members.get(1);
-            byte[] plain = frame(new BytesMessage(address(victim), new byte[] {1, 2, 3}));
-            byte[][] flood = new byte[200][];
-            Arrays.fill(flood, plain);
-
-            sendFromOutside(victim, flood);
-
-            Await.until("200 messages refused", () -> victim.rejectedMessages() == 200);
-            stillReplicates(members.get(0), victim);
-        }
+        refusedBySecondMember(TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true), 200,
+                victim -> {
+                    byte[][] flood = new byte[200][];
+                    Arrays.fill(flood, frame(new BytesMessage(address(victim), new byte[] {1, 2, 3})));
+                    return flood;
+                });
     }
 
     @Test
     void aFragmentClaimingMoreFragmentsThanAnyMessageHasIsRefusedBeforeReassembly() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
+        short fragmentation = org.jgroups.conf.ClassConfigurator.getProtocolId(org.jgroups.protocols.FRAG2.class);
+        refusedBySecondMember(TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()), 1, victim -> new byte[][] {
+                frame(new BytesMessage(address(victim), new byte[] {1, 2, 3})
+                        .putHeader(fragmentation, new org.jgroups.protocols.FragHeader(1, 0, 0x7FFF_FFF0)))});
+    }
+
+    @Test
+    void aDiscoveryMessageClaimingMoreMembersThanItsBytesHoldIsRefused() throws Exception {
+        refusedBySecondMember(TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()), 1, victim -> {
+            org.jgroups.protocols.Discovery discovery = victim.service().channel().channel().getProtocolStack()
+                    .findProtocol(org.jgroups.protocols.Discovery.class);
+            return new byte[][] {frame(new BytesMessage(address(victim), new byte[] {0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xF0})
+                    .putHeader(discovery.getId(), new org.jgroups.protocols.PingHeader(org.jgroups.protocols.PingHeader.GET_MBRS_RSP)))};
+        });
+    }
+
+    /** What an outsider sends to one member: made once that member runs, as it names the member's address. */
+    @FunctionalInterface
+    private interface Frames {
+        byte[][] to(TestMember victim) throws Exception;
+    }
+
+    /**
+     * Starts two members of {@code group}, sends {@code frames} to the second from outside the group, and waits until
+     * it refused exactly {@code count} messages; the two still replicate afterwards.
+     */
+    private static void refusedBySecondMember(TestGroup group, int count, Frames frames) throws Exception {
+        try (group) {
             List<TestMember> members = group.startMembers(2);
             TestMember victim = members.get(1);
-            short fragmentation = org.jgroups.conf.ClassConfigurator.getProtocolId(org.jgroups.protocols.FRAG2.class);
-            Message fragment = new BytesMessage(address(victim), new byte[] {1, 2, 3})
-                    .putHeader(fragmentation, new org.jgroups.protocols.FragHeader(1, 0, 0x7FFF_FFF0));
 
-            sendFromOutside(victim, frame(fragment));
+            sendFromOutside(victim, frames.to(victim));
 
-            Await.until("the fragment refused", () -> victim.rejectedMessages() == 1);
-            stillReplicates(members.get(0), victim);
+            Await.until(count + " messages refused", () -> victim.rejectedMessages() == count);
+            ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("still", "working"));
+            Await.until("replication still works", () -> victim.backupVersion(visit.id()) == visit.version());
         }
     }
 
     private static TestGroup secured(String transport) {
         return TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", true)
                 .tuning(Map.of("cohort.transport", transport));
-    }
-
-    @Test
-    void aDiscoveryMessageClaimingMoreMembersThanItsBytesHoldIsRefused() throws Exception {
-        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
-            List<TestMember> members = group.startMembers(2);
-            TestMember victim = members.get(1);
-            org.jgroups.protocols.Discovery discovery = victim.service().channel().channel().getProtocolStack()
-                    .findProtocol(org.jgroups.protocols.Discovery.class);
-            Message claim = new BytesMessage(address(victim), new byte[] {0x7F, (byte) 0xFF, (byte) 0xFF, (byte) 0xF0})
-                    .putHeader(discovery.getId(), new org.jgroups.protocols.PingHeader(
-                            org.jgroups.protocols.PingHeader.GET_MBRS_RSP));
-
-            sendFromOutside(victim, frame(claim));
-
-            Await.until("the discovery message refused", () -> victim.rejectedMessages() == 1);
-            stillReplicates(members.get(0), victim);
-        }
-    }
-
-    private static void stillReplicates(TestMember owner, TestMember holder) {
-        ShopVisit visit = new ShopVisit(owner).request(Map.of("still", "working"));
-        Await.until("replication still works", () -> holder.backupVersion(visit.id()) == visit.version());
     }
 
     /** A message as the transport writes it, from a sender no member knows. */

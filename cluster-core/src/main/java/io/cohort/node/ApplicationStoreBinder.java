@@ -7,6 +7,7 @@ import io.cohort.config.ConfigLoader;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.config.SerializationConfig;
 import io.cohort.config.WebAppOverride;
+import io.cohort.metrics.OncePerKind;
 import io.cohort.node.deploy.ApplicationName;
 import io.cohort.session.SessionCacheControl;
 import io.cohort.session.SessionStore;
@@ -19,8 +20,6 @@ import io.cohort.session.serial.SessionValueCodec;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.InputStream;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.ee10.webapp.WebAppContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +33,8 @@ import org.slf4j.LoggerFactory;
 final class ApplicationStoreBinder {
 
     private static final Logger LOG = LoggerFactory.getLogger(ApplicationStoreBinder.class);
+    /** Class names come from whoever wrote the value: at most this many are logged per application, the rest counted. */
+    private static final int REJECTED_CLASSES_LOGGED = 100;
     static final String OVERRIDE_RESOURCE = "/WEB-INF/cohort-web.xml";
 
     private final CohortConfig config;
@@ -100,10 +101,10 @@ final class ApplicationStoreBinder {
     }
 
     private java.util.function.Consumer<String> rejectionLogger(ApplicationName name) {
-        Set<String> logged = ConcurrentHashMap.newKeySet();
+        OncePerKind logged = new OncePerKind(REJECTED_CLASSES_LOGGED);
         return className -> {
             meters.counter("cohort.session.deserialization.rejected", "app", name.value()).increment();
-            if (logged.add(className)) {
+            if (logged.first(className)) {
                 LOG.warn("{}: deserialization of {} rejected by the allow-list filter "
                         + "(add <allow pattern=...> if it is legitimate; later rejections are only counted)",
                         name, className);

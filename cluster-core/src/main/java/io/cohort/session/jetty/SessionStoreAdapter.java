@@ -1,5 +1,6 @@
 package io.cohort.session.jetty;
 
+import io.cohort.metrics.OncePerKind;
 import io.cohort.session.LiveSession;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.SessionStore;
@@ -39,7 +40,8 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
 
     private final StoreBinding.Binder binder;
     private final Map<String, RemovalCause> pendingRemovals = new ConcurrentHashMap<>();
-    private final Set<String> loggedRejections = ConcurrentHashMap.newKeySet();
+    /** Attribute names come from whoever wrote the copy: at most this many are logged, the rest only counted. */
+    private final OncePerKind loggedRejections = new OncePerKind(100);
     private volatile SessionStore store;
     private volatile SessionStoreContext storeContext;
     private volatile boolean shuttingDown;
@@ -174,7 +176,7 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
                 values.put(attribute.getKey(), storeContext.codec().deserialize(attribute.getKey(), attribute.getValue()));
             } catch (RejectedValueException e) {
                 storeContext.meters().counter("cohort.session.values.rejected", "app", storeContext.application()).increment();
-                if (loggedRejections.add(attribute.getKey())) {
+                if (loggedRejections.first(attribute.getKey())) {
                     LOG.warn("Session {} of {}: {} (dropped; further rejections of this attribute are only counted)",
                             copy.id(), storeContext.application(), e.getMessage());
                 }

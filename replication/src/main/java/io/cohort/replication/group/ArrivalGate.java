@@ -1,8 +1,7 @@
 package io.cohort.replication.group;
 
+import io.cohort.metrics.OncePerKind;
 import io.micrometer.core.instrument.Counter;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jgroups.Message;
 import org.jgroups.protocols.Discovery;
@@ -34,7 +33,7 @@ final class ArrivalGate extends Protocol {
     /** Why a message is refused, or {@code null} to pass it on. */
     private final Function<Message, String> refusal;
     private final Counter rejected;
-    private final Set<String> kindsLogged = ConcurrentHashMap.newKeySet();
+    private final OncePerKind kindsLogged = new OncePerKind(MAX_KINDS_LOGGED);
 
     private ArrivalGate(Function<Message, String> refusal, Counter rejected) {
         this.refusal = refusal;
@@ -123,7 +122,7 @@ final class ArrivalGate extends Protocol {
     private void refuse(Message message, String why) {
         rejected.increment();
         String kind = why.replaceAll("[0-9]+", "#");
-        if (kindsLogged.size() < MAX_KINDS_LOGGED && kindsLogged.add(kind)) {
+        if (kindsLogged.first(kind)) {
             LOG.warn("{}: refused a message from {} as it arrived: {} (further refusals of this kind are only counted "
                     + "in cohort.replication.messages.rejected)", local_addr, message.getSrc(), why);
         }

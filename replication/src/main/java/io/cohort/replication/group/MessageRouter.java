@@ -1,5 +1,6 @@
 package io.cohort.replication.group;
 
+import io.cohort.metrics.OncePerKind;
 import io.cohort.replication.engine.ReceivedMeters;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.engine.SessionChange;
@@ -23,8 +24,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.jgroups.Address;
 import org.jgroups.View;
@@ -52,7 +51,7 @@ final class MessageRouter implements Inbox {
     private final Counter rejected;
     private static final int MAX_REJECTION_KINDS_LOGGED = 32;
     /** The kinds of rejection already logged at warning level (each kind once: a clock step is not hidden by garbage). */
-    private final Set<String> rejectionsLogged = ConcurrentHashMap.newKeySet();
+    private final OncePerKind rejectionsLogged = new OncePerKind(MAX_REJECTION_KINDS_LOGGED);
     private final Function<View, Void> onView;
     private final KnownApplications known;
 
@@ -245,7 +244,7 @@ final class MessageRouter implements Inbox {
 
     private void reject(Address from, String reason) {
         rejected.increment();
-        if (rejectionsLogged.size() < MAX_REJECTION_KINDS_LOGGED && rejectionsLogged.add(kindOf(reason))) {
+        if (rejectionsLogged.first(kindOf(reason))) {
             LOG.warn("Rejected a replication message from {}: {} (further rejections of this kind are only counted in {})",
                     from, reason, ReplicationMetrics.REJECTED);
         } else {

@@ -1,13 +1,12 @@
 package io.cohort.config;
 
+import io.cohort.net.IpLiteral;
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -18,8 +17,6 @@ import java.util.stream.Collectors;
  */
 final class ClusterBinder {
 
-    /** Four decimal octets, each 0 to 255: only such a string is an IPv4 literal (the JDK looks anything else up). */
-    private static final Pattern IPV4_LITERAL = Pattern.compile("(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])(\\.(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])){3}");
 
     private final Path baseDir;
     private final SecretResolver secrets;
@@ -92,19 +89,11 @@ final class ClusterBinder {
                 at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
     }
 
-    /**
-     * An IP literal that {@link InetAddress#isMulticastAddress() is a multicast address}. Only a literal reaches
-     * {@link InetAddress#getByName}, so no name is ever looked up.
-     */
+    /** An IP literal (read by {@link IpLiteral}, never looked up) that {@link InetAddress#isMulticastAddress() is a multicast address}. */
     private static String multicastIp(SourceElement at, String value) throws ConfigException {
         String ip = value.trim();
-        boolean literal = ip.contains(":") || IPV4_LITERAL.matcher(ip).matches();
-        boolean multicast;
-        try {
-            multicast = literal && InetAddress.getByName(ip).isMulticastAddress();
-        } catch (UnknownHostException e) {
-            multicast = false;
-        }
+        InetAddress address = IpLiteral.parse(ip);
+        boolean multicast = address != null && address.isMulticastAddress();
         if (!multicast) {
             throw at.attributeError("ip", "invalid value ip=\"" + value + "\" on " + at.tag() + ": no multicast IP address",
                     "a multicast IP address (224.0.0.0 to 239.255.255.255, or IPv6 ff00::/8)");

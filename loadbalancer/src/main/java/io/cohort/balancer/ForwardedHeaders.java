@@ -1,5 +1,6 @@
 package io.cohort.balancer;
 
+import io.cohort.net.IpLiteral;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Run in a JVM of its own by {@link IpLiteralTest}: {@code trustedRange peer value...}; prints, one line per value,
+ * Run in a JVM of its own by {@link ForwardedForLiteralTest}: {@code trustedRange peer value...}; prints, one line per value,
  * {@code value -> client}, the client {@link ForwardedHeaders} finds behind a trusted peer that sent that
  * {@code X-Forwarded-For} value.
  */

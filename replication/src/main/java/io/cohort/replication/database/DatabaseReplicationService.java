@@ -107,7 +107,7 @@ public final class DatabaseReplicationService implements SessionStoreFactory {
         int size = Math.min(connection.maxPoolSize(), options.maxPoolSize());
         hikari.setMaximumPoolSize(size);
         hikari.setMinimumIdle(Math.min(2, size));
-        long connectionTimeout = Math.max(250, connection.connectionTimeout().toMillis());
+        long connectionTimeout = connection.connectionTimeout().toMillis(); // at least 250 ms (DataSourceConfig)
         hikari.setConnectionTimeout(connectionTimeout);
         // a pooled connection idle for a while is checked before use; behind a partition that check, not the
         // caller's budget, would decide how long a synchronous write waits

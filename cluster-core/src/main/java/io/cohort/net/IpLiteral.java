@@ -1,4 +1,4 @@
-package io.cohort.balancer;
+package io.cohort.net;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -10,7 +10,7 @@ import java.net.UnknownHostException;
  * {@link InetAddress#getByName} would ask DNS for {@code 999.1.2.3}, blocking the calling thread (a selector thread,
  * on the balancer's request path). Stateless.
  */
-final class IpLiteral {
+public final class IpLiteral {
 
     private static final int IPV4_BYTES = 4;
     private static final int IPV6_GROUPS = 8;
@@ -21,7 +21,7 @@ final class IpLiteral {
     }
 
     /** The address {@code text} is a literal of, or null if it is none. Never blocks. */
-    static InetAddress parse(String text) {
+    public static InetAddress parse(String text) {
         byte[] bytes = text.indexOf(':') >= 0 ? ipv6(text) : ipv4(text);
         if (bytes == null) {
             return null;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Asynchronous replication's CPU per change in two configurations (--compare bundling: batch-size 64 vs 1;
-# --compare processing: JGroups message_processing_policy direct vs max; --compare tuning --a K=V,... --b K=V,...:
+# --compare processing: JGroups message_processing_policy direct vs max; --compare tls: payload encryption vs
+# <security tls="true">; --compare tuning --a K=V,... --b K=V,...:
 # any two sets of stack placeholders, batch-size, flush-interval and caller-sends=never|when-idle|when-quiet), with context switches per change,
 # side by side in alternating rounds, two members in one JVM over JGroups TCP on loopback (encrypted).
 # Writes bench/results/replication-cost-<comparison>/{results.csv,summary.md} (or $BENCH_OUT). Default: 4 rounds
 # × 2 variants × 35 s plus one warm-up measurement, about 6 minutes (plus the build).
-# Usage: bench/run-replication-cost.sh [--compare bundling|processing|tuning [--a K=V,...] [--b K=V,...]] [--rounds N] [--rate CHANGES_PER_S]
+# Usage: bench/run-replication-cost.sh [--compare bundling|processing|tls|tuning [--a K=V,...] [--b K=V,...]] [--rounds N] [--rate CHANGES_PER_S]
 #        [--threads N] [--sessions N] [--warmup S] [--window S]
 set -euo pipefail
 cd "$(dirname "$0")/.."

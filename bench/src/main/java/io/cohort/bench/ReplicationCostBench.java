@@ -23,12 +23,13 @@ import java.util.Map;
  * <p>Comparisons ({@code --compare}): {@code bundling}, frame bundling ({@code batch-size} 64, the default)
  * against one change per message ({@code batch-size} 1); {@code processing}, JGroups delivering regular
  * messages on the connection's receiver thread ({@code message_processing_policy="direct"}) against handing
- * them to its thread pool ({@code max}); {@code tuning}, any two variants given as {@code --a} and {@code --b}, each
+ * them to its thread pool ({@code max}); {@code tls}, the default security ({@code SYM_ENCRYPT} over {@code TCP_NIO2})
+ * against {@code <security tls="true">}; {@code tuning}, any two variants given as {@code --a} and {@code --b}, each
  * {@code key=value} pairs separated by commas (stack placeholders such as {@code cohort.bundler_type}, and
  * {@code batch-size}; empty: the defaults).
  *
  * <pre>
- * java -cp ... io.cohort.bench.ReplicationCostBench [out-dir] [--compare bundling|processing|tuning] [--rounds 4]
+ * java -cp ... io.cohort.bench.ReplicationCostBench [out-dir] [--compare bundling|processing|tls|tuning] [--rounds 4]
  *     [--rate 3000] [--threads 8] [--sessions 800] [--warmup 15] [--window 20]
  * </pre>
  */
@@ -37,7 +38,10 @@ public final class ReplicationCostBench {
     private static final String POLICY = "cohort.message_processing_policy";
 
     /** One side of a comparison. */
-    private record Variant(String label, int batchSize, Map<String, String> stackTuning) {
+    private record Variant(String label, int batchSize, Map<String, String> stackTuning, boolean tls) {
+        Variant(String label, int batchSize, Map<String, String> stackTuning) {
+            this(label, batchSize, stackTuning, false);
+        }
     }
 
     private ReplicationCostBench() {
@@ -52,8 +56,10 @@ public final class ReplicationCostBench {
                 new Variant("batch-size 1", 1, Map.of())};
             case "processing" -> new Variant[] {new Variant("direct", 64, Map.of(POLICY, "direct")),
                 new Variant("max", 64, Map.of(POLICY, "max"))};
+            case "tls" -> new Variant[] {new Variant("payloads encrypted (SYM_ENCRYPT, TCP_NIO2)", 64, Map.of()),
+                new Variant("TLS (TCP, pd bundler)", 64, Map.of(), true)};
             case "tuning" -> new Variant[] {tuned(BenchArgs.text(args, "--a", "")), tuned(BenchArgs.text(args, "--b", ""))};
-            default -> throw new IllegalArgumentException("--compare takes bundling, processing or tuning: " + compare);
+            default -> throw new IllegalArgumentException("--compare takes bundling, processing, tls or tuning: " + compare);
         };
         int rounds = BenchArgs.option(args, "--rounds", 4);
         int rate = BenchArgs.option(args, "--rate", 3000);
@@ -94,11 +100,12 @@ public final class ReplicationCostBench {
 
     /**
      * A variant given as {@code key=value} pairs separated by commas: JGroups stack placeholders ({@code cohort.*})
-     * {@code batch-size} and {@code caller-sends}; an empty text is the defaults.
+     * {@code batch-size}, {@code caller-sends} and {@code tls}; an empty text is the defaults.
      */
     private static Variant tuned(String spec) {
         Map<String, String> tuning = new LinkedHashMap<>();
         int batchSize = 64;
+        boolean tls = false;
         for (String pair : spec.split(",")) {
             if (pair.isBlank()) {
                 continue;
@@ -109,15 +116,17 @@ public final class ReplicationCostBench {
             }
             if (kv[0].equals("batch-size")) {
                 batchSize = Integer.parseInt(kv[1]);
+            } else if (kv[0].equals("tls")) {
+                tls = Boolean.parseBoolean(kv[1]);
             } else {
                 tuning.put(kv[0], kv[1]);
             }
         }
-        return new Variant(spec.isBlank() ? "defaults" : spec, batchSize, Map.copyOf(tuning));
+        return new Variant(spec.isBlank() ? "defaults" : spec, batchSize, Map.copyOf(tuning), tls);
     }
 
     private static AsyncReplicationCost cost(Variant variant, int rate, int threads, int sessions) {
-        return new AsyncReplicationCost(variant.batchSize(), variant.stackTuning(), rate, threads, sessions);
+        return new AsyncReplicationCost(variant.batchSize(), variant.stackTuning(), variant.tls(), rate, threads, sessions);
     }
 
     private static String summary(Variant[] variants, List<Result[]> results, int rate, int threads, int sessions,
@@ -128,7 +137,7 @@ public final class ReplicationCostBench {
         md.append(String.format(Locale.ROOT, "Run %s, %s; load average before: %s. Command: `%s`.%n%n", started,
                 MachineInfo.now(), loadBefore, command));
         md.append(String.format(Locale.ROOT, "Two members in one JVM over JGroups TCP on loopback, authenticated and encrypted "
-                + "(AES) as a local cluster is; onRequestEnd, modifiedAttributes, asynchronous, write-quota 1. %d request "
+                + "(payloads with AES as a local cluster is, or the connections with TLS in a TLS variant); onRequestEnd, modifiedAttributes, asynchronous, write-quota 1. %d request "
                 + "threads offer %d changes/s over %d sessions, a search (5.2 KB) and the cart (0.9 KB) in turn; %d s warm-up "
                 + "and %d s measured per variant, each on a fresh pair, after one unrecorded measurement that warms the JVM. "
                 + "CPU is the whole process's (both members, and the request threads with their pacing) divided by the "

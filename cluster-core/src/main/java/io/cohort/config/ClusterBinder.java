@@ -41,12 +41,25 @@ final class ClusterBinder {
                 : database(protocolAt.child("database"), raw.protocol.database);
         Optional<SecurityConfig> security = Optional.empty();
         if (raw.security != null) {
-            SourceElement securityAt = at.child("security");
-            security = Optional.of(new SecurityConfig(
-                    secrets.required(securityAt, "secret-env", raw.security.secretEnv, "secret-file", raw.security.secretFile),
-                    securityAt.flag("encrypt", raw.security.encrypt)));
+            security = Optional.of(security(at.child("security"), raw.security, protocol));
         }
         return new ClusterConfig(raw.name, at.flag("enabled", raw.enabled), replication, protocol, security);
+    }
+
+    private SecurityConfig security(SourceElement at, RawCohort.RawSecurity raw, ProtocolConfig protocol) throws ConfigException {
+        Secret secret = secrets.required(at, "secret-env", raw.secretEnv, "secret-file", raw.secretFile);
+        boolean encrypt = at.flag("encrypt", raw.encrypt);
+        boolean tls = at.flag("tls", raw.tls);
+        if (tls && !(protocol instanceof PeerProtocol)) {
+            throw at.attributeError("tls", "tls=\"true\" on " + at.tag() + " needs the <peer> protocol: members of "
+                    + (protocol instanceof MulticastProtocol ? "a multicast group send UDP datagrams, which TLS cannot carry"
+                    : "the database protocol talk to the database, not to each other"), "tls=\"false\", or <peer>");
+        }
+        if (tls && !encrypt) {
+            throw at.attributeError("encrypt", "encrypt=\"false\" on " + at.tag() + " contradicts tls=\"true\": TLS always encrypts",
+                    "no encrypt attribute (or encrypt=\"true\") with tls=\"true\"");
+        }
+        return new SecurityConfig(secret, encrypt, tls);
     }
 
     private static Delivery delivery(SourceElement cluster, RawCohort.RawCluster raw) throws ConfigException {

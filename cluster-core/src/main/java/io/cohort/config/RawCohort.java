@@ -147,6 +147,7 @@ final class RawCohort {
         @JsonProperty("secret-env") String secretEnv;
         @JsonProperty("secret-file") String secretFile;
         String encrypt = "true";
+        String tls = "false";
     }
 
     static final class RawBalancer {

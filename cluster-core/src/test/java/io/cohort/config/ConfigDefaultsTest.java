@@ -65,6 +65,7 @@ class ConfigDefaultsTest {
         b.put("database/batch-size", c -> c.databaseProtocol().batchSize());
         b.put("database/flush-interval", c -> c.databaseProtocol().flushInterval());
         b.put("security/encrypt", c -> c.peerCluster().security().orElseThrow().encrypt());
+        b.put("security/tls", c -> c.peerCluster().security().orElseThrow().tls());
         b.put("balancer/name", c -> c.balancer.name());
         b.put("balancer/host", c -> c.balancer.host());
         b.put("balancer/bind-addr", c -> c.balancer.bindAddress());

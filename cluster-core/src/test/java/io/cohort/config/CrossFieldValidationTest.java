@@ -233,6 +233,23 @@ class CrossFieldValidationTest {
     }
 
     @Test
+    void tlsIsForThePeerProtocolAndAlwaysEncrypts() throws Exception {
+        Map<String, String> env = Map.of("S", "k7Qw2ZrT9pLx4VbN8sYd");
+        assertThat(errorOfText(cluster("    <protocol><multicast ip=\"228.8.8.8\"/></protocol>\n    <security secret-env=\"S\" tls=\"true\"/>"), env))
+                .hasMessage("cohort.xml:6:30: tls=\"true\" on <security> needs the <peer> protocol: members of a multicast group "
+                        + "send UDP datagrams, which TLS cannot carry; expected tls=\"false\", or <peer>");
+        assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/shop\"/></protocol>\n    <security secret-env=\"S\" tls=\"true\"/>"), env))
+                .hasMessageContaining("the database protocol talk to the database, not to each other");
+        assertThat(errorOfText(cluster("    <protocol><peer/></protocol>\n    <security secret-env=\"S\" tls=\"true\" encrypt=\"false\"/>"), env))
+                .hasMessage("cohort.xml:6:41: encrypt=\"false\" on <security> contradicts tls=\"true\": TLS always encrypts; "
+                        + "expected no encrypt attribute (or encrypt=\"true\") with tls=\"true\"");
+        SecurityConfig security = TestConfigs.parseText(cluster("    <protocol><peer/></protocol>\n    <security secret-env=\"S\" tls=\"true\"/>"), env)
+                .cluster().orElseThrow().security().orElseThrow();
+        assertThat(security.tls()).isTrue();
+        assertThat(security.encrypt()).isTrue();
+    }
+
+    @Test
     void unsetSecretVariableIsNamed() {
         assertThat(errorOfText(cluster("    <protocol><peer/></protocol>\n    <security secret-env=\"COHORT_CLUSTER_SECRET\"/>")))
                 .hasMessage("cohort.xml:6:15: environment variable COHORT_CLUSTER_SECRET (secret-env on <security>) is not set; "

@@ -28,11 +28,13 @@ import java.util.concurrent.locks.LockSupport;
  *
  * @param batchSize the {@code <peer batch-size>} (1: every change in a message of its own)
  * @param stackTuning values for the JGroups stack's placeholders, e.g. {@code cohort.message_processing_policy}
+ * @param tls       whether the members connect over TLS ({@code <security tls="true">}) instead of encrypting payloads
  * @param rate      changes offered per second, spread over the request threads
  * @param threads   request threads
  * @param sessions  sessions, spread over the threads
  */
-public record AsyncReplicationCost(int batchSize, Map<String, String> stackTuning, int rate, int threads, int sessions) {
+public record AsyncReplicationCost(int batchSize, Map<String, String> stackTuning, boolean tls, int rate, int threads,
+                                   int sessions) {
 
     /** What one measurement window saw. */
     public record Result(long changes, double messages, double cpuSeconds, double seconds,
@@ -56,12 +58,12 @@ public record AsyncReplicationCost(int batchSize, Map<String, String> stackTunin
         }
     }
 
-    private static final Optional<SecurityConfig> LOCAL_CLUSTER_SECURITY =
-            Optional.of(new SecurityConfig(new Secret("bench-secret-0123456789abcdef", "bench"), true));
+    private static final Secret SECRET = new Secret("bench-secret-0123456789abcdef", "bench");
 
     /** Starts a pair, runs the load for {@code warmup}, then measures for {@code window}, and stops the pair. */
     public Result measure(Duration warmup, Duration window) throws Exception {
-        try (LoopbackPair pair = new LoopbackPair(Delivery.Async.DEFAULT, batchSize, LOCAL_CLUSTER_SECURITY, stackTuning)) {
+        try (LoopbackPair pair = new LoopbackPair(Delivery.Async.DEFAULT, batchSize,
+                Optional.of(new SecurityConfig(SECRET, true, tls)), stackTuning)) {
             List<List<TestSession>> perThread = newSessions();
             Serializable[][] values = {
                 {ShopChange.SEARCH.value(0), ShopChange.SEARCH.value(1)},

@@ -10,9 +10,14 @@ public enum GroupSecurity {
     /** {@code s1}: members authenticate and frames are sealed, but traffic is not encrypted ({@code encrypt="false"}). */
     AUTHENTICATED,
     /** {@code s2}, the default: members authenticate, frames are sealed and traffic is encrypted. */
-    ENCRYPTED;
+    ENCRYPTED,
+    /**
+     * {@code s3}, peer protocol only: as {@code s2}, but the members' connections are TLS with the key derived from
+     * the secret ({@code tls="true"}), so nothing from a host without it is read.
+     */
+    TLS;
 
-    /** The level of suffix digit {@code digit} (0, 1 or 2). */
+    /** The level of suffix digit {@code digit} (0 to 3). */
     static GroupSecurity ofDigit(int digit) {
         return values()[digit];
     }

@@ -55,7 +55,18 @@ class ReplicationPatternTest {
         assertThat(open.usesSecret()).isFalse();
         assertThat(new ReplicationPlan(ReplicationPattern.NONE, List.of()).usesSecret()).isFalse();
         assertThatThrownBy(() -> ReplicationPattern.parse("3211s0")).hasMessageContaining("security");
-        assertThatThrownBy(() -> ReplicationPattern.parse("2211s3")).hasMessageContaining("invalid replication pattern");
+        assertThatThrownBy(() -> ReplicationPattern.parse("2211s4")).hasMessageContaining("invalid replication pattern");
+    }
+
+    @Test
+    void securityThreeRunsThePeerGroupOverTlsAndNothingElse() {
+        ReplicationPlan tls = new ReplicationPlan(ReplicationPattern.parse("2211s3"), List.of(7800, 7801));
+
+        assertThat(ReplicationPattern.parse("2212wq2s3").security()).isEqualTo(GroupSecurity.TLS);
+        assertThat(tls.configXml("c", 0)).contains("<security secret-env=\"COHORT_CLUSTER_SECRET\" tls=\"true\"/>");
+        assertThat(tls.usesSecret()).isTrue();
+        assertThatThrownBy(() -> ReplicationPattern.parse("1211s3")).hasMessageContaining("s3 (TLS) needs the peer protocol");
+        assertThatThrownBy(() -> ReplicationPattern.parse("3211s3")).hasMessageContaining("security");
     }
 
     @Test

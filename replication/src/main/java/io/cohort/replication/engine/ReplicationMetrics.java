@@ -28,6 +28,7 @@ public final class ReplicationMetrics implements AutoCloseable {
     public static final String TAKEOVERS = "cohort.replication.takeovers";
     public static final String LOOKUPS = "cohort.replication.lookups";
     public static final String REJECTED = "cohort.replication.messages.rejected";
+    public static final String CONNECTIONS_REFUSED = "cohort.replication.connections.refused";
     public static final String FAILURES = "cohort.replication.failures";
     public static final String GAPS = "cohort.replication.gaps";
     public static final String CONFLICTS = "cohort.replication.conflicts";
@@ -95,6 +96,14 @@ public final class ReplicationMetrics implements AutoCloseable {
     /** Counts a received frame that could not be decoded or authenticated. */
     public static Counter rejected(MeterRegistry registry) {
         return registry.counter(REJECTED);
+    }
+
+    /**
+     * Connections to the replication port that the blocking TCP transport refused before reading a message from them:
+     * a failed TLS handshake (a host without the cluster's key), a wrong greeting, no greeting in time.
+     */
+    public static Counter refusedConnections(MeterRegistry registry) {
+        return registry.counter(CONNECTIONS_REFUSED);
     }
 
     public String application() {

@@ -1,21 +1,112 @@
 package io.cohort.replication.group;
 
+import io.cohort.metrics.OncePerKind;
+import io.micrometer.core.instrument.Counter;
 import java.io.DataInput;
+import java.net.Socket;
 import org.jgroups.Address;
+import org.jgroups.logging.Slf4jLogImpl;
 import org.jgroups.protocols.TCP;
+import org.jgroups.util.Util;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * JGroups' blocking TCP transport ({@code -Dcohort.transport=TCP}), reading each received message into a buffer of
- * the length its connection announced (at most {@code max_length}) before parsing it, as the other transports do.
- * JGroups' own TCP parses straight from the socket: a length field inside a message could then not be checked against
- * the bytes that arrived ({@link ArrivalInput}), and a message refused half-read left the rest of it in the stream.
+ * JGroups' blocking TCP transport ({@code -Dcohort.transport=TCP}, and always under {@code <security tls="true">}),
+ * reading each received message into a buffer of the length its connection announced (at most {@code max_length})
+ * before parsing it, as the other transports do. JGroups' own TCP parses straight from the socket: a length field
+ * inside a message could then not be checked against the bytes that arrived ({@link ArrivalInput}), and a message
+ * refused half-read left the rest of it in the stream.
+ *
+ * <p>Once {@link #countRefusedConnections} was called, a connection its acceptor refuses (a failed TLS handshake, a
+ * wrong cookie, no peer address in time) is counted in {@code cohort.replication.connections.refused} and logged once
+ * per kind, instead of JGroups' warning for each: whoever reaches the port could otherwise fill the log. What JGroups
+ * reports about a connection that is going away anyway (a goodbye that cannot be written to a peer that is gone, a read
+ * from a socket this member closed) goes to DEBUG instead of ERROR and WARN: over TLS each member's crash or stop left
+ * such lines on every other member.
  */
 public class BufferedTcp extends TCP {
+
+    private Counter refusedConnections;
 
     @Override
     public void receive(Address sender, DataInput in, int length) throws Exception {
         byte[] message = new byte[length];
         in.readFully(message);
         receive(sender, message, 0, length);
+    }
+
+    /** Counts refused connections in {@code rejected} from the next {@link #start} on; call before the channel connects. */
+    void countRefusedConnections(Counter rejected) {
+        this.refusedConnections = rejected;
+    }
+
+    @Override
+    public void start() throws Exception {
+        super.start(); // builds the server; its acceptor starts when the channel connects
+        if (refusedConnections != null) {
+            srv.setLogAcceptError(true);
+            srv.log(new ConnectionServerLog(refusedConnections));
+        }
+    }
+
+    /**
+     * JGroups' log of the connection server: refused connections counted and logged once per kind, the end of a
+     * connection that is closing anyway at DEBUG, everything else as JGroups logs it.
+     */
+    private static final class ConnectionServerLog extends Slf4jLogImpl {
+        private static final Logger LOG = LoggerFactory.getLogger(BufferedTcp.class);
+        private static final String ACCEPT_ERROR = Util.getMessage("AcceptError");
+        private static final String GRACEFUL_CLOSE_FAILED = "failed sending graceful close";
+        private static final String HANDLING_FAILED = "failed handling message";
+        private static final int MAX_KINDS_LOGGED = 16;
+
+        private final Counter refused;
+        private final OncePerKind kindsLogged = new OncePerKind(MAX_KINDS_LOGGED);
+
+        ConnectionServerLog(Counter refused) {
+            super(BufferedTcp.class);
+            this.refused = refused;
+        }
+
+        /** A goodbye that could not be written: the connection is being closed because its peer is gone already. */
+        @Override
+        public void error(String message, Object... args) {
+            if (message.contains(GRACEFUL_CLOSE_FAILED)) {
+                super.debug(message, args);
+            } else {
+                super.error(message, args);
+            }
+        }
+
+        /** A receiver that read from a socket this member closed (it stops, or dropped the connection). */
+        @Override
+        public void warn(String message, Throwable failure) {
+            if (message.endsWith(HANDLING_FAILED) && closedHere(failure)) {
+                super.debug(message, failure);
+            } else {
+                super.warn(message, failure);
+            }
+        }
+
+        private static boolean closedHere(Throwable failure) {
+            return failure instanceof java.io.IOException && "Stream closed".equals(failure.getMessage());
+        }
+
+        @Override
+        public void warn(String message, Object... args) {
+            if (!ACCEPT_ERROR.equals(message) || args.length < 3) {
+                super.warn(message, args);
+                return;
+            }
+            refused.increment();
+            Object why = args[2];
+            String kind = why instanceof Throwable t ? t.getClass().getName() : String.valueOf(why);
+            if (kindsLogged.first(kind)) {
+                Object from = args[1] instanceof Socket socket ? socket.getRemoteSocketAddress() : args[1];
+                LOG.warn("{}: refused a connection from {}: {} (further refusals of this kind are only counted in "
+                        + "cohort.replication.connections.refused)", args[0], from, String.valueOf(why));
+            }
+        }
     }
 }

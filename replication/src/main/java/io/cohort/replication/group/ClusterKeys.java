@@ -21,11 +21,13 @@ final class ClusterKeys {
     private final byte[] encryption;
     private final byte[] seal;
     private final byte[] join;
+    private final byte[] tls;
 
-    private ClusterKeys(byte[] encryption, byte[] seal, byte[] join) {
+    private ClusterKeys(byte[] encryption, byte[] seal, byte[] join, byte[] tls) {
         this.encryption = encryption;
         this.seal = seal;
         this.join = join;
+        this.tls = tls;
     }
 
     static ClusterKeys derive(Secret secret, String clusterName) {
@@ -35,7 +37,7 @@ final class ClusterKeys {
             byte[] master = SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
             spec.clearPassword();
             byte[] encryption = java.util.Arrays.copyOf(expand(master, "encrypt"), 32);
-            return new ClusterKeys(encryption, expand(master, "seal"), expand(master, "join"));
+            return new ClusterKeys(encryption, expand(master, "seal"), expand(master, "join"), expand(master, "tls"));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("cannot derive the cluster keys: " + e, e);
         }
@@ -54,6 +56,11 @@ final class ClusterKeys {
     /** Key of the HMAC that proves a joining member knows the secret. */
     byte[] joinKey() {
         return join.clone();
+    }
+
+    /** Seed of the private key every member's TLS connections prove themselves with ({@link TlsIdentity}). */
+    byte[] tlsSeed() {
+        return tls.clone();
     }
 
     private static byte[] expand(byte[] master, String purpose) throws GeneralSecurityException {

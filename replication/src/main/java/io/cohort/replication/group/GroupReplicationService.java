@@ -3,6 +3,7 @@ package io.cohort.replication.group;
 import io.cohort.cluster.ClusterView;
 import io.cohort.cluster.Member;
 import io.cohort.config.ClusterConfig;
+import io.cohort.config.SecurityConfig;
 import io.cohort.config.GroupProtocol;
 import io.cohort.config.ReplicationSettings;
 import io.cohort.config.Secret;
@@ -70,6 +71,9 @@ public final class GroupReplicationService implements SessionStoreFactory {
         JChannel jchannel = GroupStack.create(cluster, self.name(), options.stackTuning(), keys);
         SuspicionWatch suspicions = SuspicionWatch.insertInto(jchannel.getProtocolStack(), this::suspected);
         ArrivalGate.insertInto(jchannel.getProtocolStack(), ReplicationMetrics.rejected(meters));
+        if (jchannel.getProtocolStack().getTransport() instanceof BufferedTcp tcp) {
+            tcp.countRefusedConnections(ReplicationMetrics.refusedConnections(meters));
+        }
         Predicate<String> suspected = name -> membership.addressOf(name).map(suspicions::isSuspected).orElse(false);
         this.channel = new GroupChannel(jchannel, cluster.name(),
                 keys.map(k -> new FrameSeal(k.sealKey(), SharedSecretToken.MAX_CLOCK_SKEW, System::currentTimeMillis))
@@ -120,7 +124,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
         Address address = channel.connect(new SelfAwareInbox(router, membership, channel));
         LOG.info("{} joined cluster {} over {} as {}{}", membership.self().name(), cluster.name(),
                 cluster.protocol().getClass().getSimpleName(), address,
-                cluster.security().isPresent() ? " (authenticated" + (cluster.security().get().encrypt() ? ", encrypted)" : ")") : "");
+                cluster.security().map(GroupReplicationService::protection).orElse(""));
         warnIfOpenToTheNetwork(address);
         View view = channel.channel().getView();
         if (view != null) {
@@ -246,6 +250,11 @@ public final class GroupReplicationService implements SessionStoreFactory {
         membership.close();
         rebalancer.close();
         channel.close();
+    }
+
+    /** How the join's log line describes the group's security. */
+    private static String protection(SecurityConfig security) {
+        return security.tls() ? " (over TLS)" : security.encrypt() ? " (authenticated, encrypted)" : " (authenticated)";
     }
 
     /** Disappears from the group as if the process had been killed (for failure tests). */

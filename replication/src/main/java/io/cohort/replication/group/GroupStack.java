@@ -8,6 +8,7 @@ import io.cohort.config.PeerMember;
 import io.cohort.config.PeerProtocol;
 import io.cohort.config.ProtocolConfig;
 import io.cohort.config.Secret;
+import io.cohort.config.SecurityConfig;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,12 +23,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import javax.net.ssl.SSLContext;
 import org.jgroups.JChannel;
 import org.jgroups.conf.ProtocolConfiguration;
 import org.jgroups.conf.ProtocolStackConfigurator;
 import org.jgroups.conf.XmlConfigurator;
 import org.jgroups.protocols.SYM_ENCRYPT;
 import org.jgroups.protocols.AUTH;
+import org.jgroups.protocols.TCP;
+import org.jgroups.util.TLSClientAuth;
 import org.jgroups.stack.Protocol;
 
 /**
@@ -36,12 +40,15 @@ import org.jgroups.stack.Protocol;
  * addresses and ports; DNS or JDBC discovery in place of the static member list when configured; and,
  * with {@code <security>}, AUTH with a {@link SharedSecretToken} below GMS and SYM_ENCRYPT
  * (AES/CBC, a random IV per message) with a key derived from the secret below the reliable-delivery
- * protocols. Keys are handed to the protocols in code, never written into the configuration.
+ * protocols; with {@code <security tls="true">} instead of SYM_ENCRYPT, a TCP transport whose connections are
+ * mutually authenticated TLS 1.3 with the key pair of {@link TlsIdentity}, and no FD_SOCK2 (its port is outside
+ * TLS). Keys are handed to the protocols in code, never written into the configuration.
  */
 final class GroupStack {
 
     static final String PEER_STACK = "peer-tcp.xml";
     static final String MULTICAST_STACK = "multicast-udp.xml";
+    private static final String BUNDLER_TYPE = "cohort.bundler_type";
 
     private GroupStack() {
     }
@@ -52,20 +59,30 @@ final class GroupStack {
      */
     static JChannel create(ClusterConfig cluster, String nodeName, Map<String, String> tuning,
             Optional<ClusterKeys> keys) throws Exception {
+        boolean tls = keys.isPresent() && cluster.security().map(SecurityConfig::tls).orElse(false);
         Map<String, String> values = new HashMap<>(placeholders(cluster.protocol()));
+        if (tls && System.getProperty(BUNDLER_TYPE) == null) {
+            values.put(BUNDLER_TYPE, "pd"); // a TLS socket blocks when full: a sender thread per member writes, not the caller
+        }
         values.putAll(tuning);
         String xml = StackTemplate.fill(read(cluster.protocol()), values);
         List<ProtocolConfiguration> configs;
         try (InputStream in = new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8))) {
             configs = XmlConfigurator.getInstance(in).getProtocolStack();
         }
-        // the blocking TCP transport, if chosen, reads each message into a buffer first (see BufferedTcp)
-        configs.replaceAll(config -> config.getProtocolName().equals("TCP")
+        // the blocking TCP transport, if chosen, reads each message into a buffer first (see BufferedTcp); TLS needs it
+        configs.replaceAll(config -> config.getProtocolName().equals("TCP") || tls && config.getProtocolName().equals("TCP_NIO2")
                 ? new ProtocolConfiguration(BufferedTcp.class.getName(), config.getProperties()) : config);
+        if (tls) {
+            requireTcpTransport(configs);
+            // FD_SOCK2 listens on a port of its own, outside TLS, and reads JGroups messages from whoever connects;
+            // the transport's own connections raise the same suspicion when a member's process dies
+            configs.removeIf(config -> config.getProtocolName().matches("FD_SOCK2?"));
+        }
         if (cluster.protocol() instanceof PeerProtocol peer && peer.stack().isEmpty()) {
             replaceDiscovery(configs, peer);
         }
-        boolean encrypt = keys.isPresent() && cluster.security().map(s -> s.encrypt()).orElse(false);
+        boolean encrypt = !tls && keys.isPresent() && cluster.security().map(SecurityConfig::encrypt).orElse(false);
         if (keys.isPresent()) {
             insertBefore(configs, name -> name.endsWith("GMS"), new ProtocolConfiguration("AUTH", new HashMap<>()));
         }
@@ -76,7 +93,9 @@ final class GroupStack {
         }
         SharedSecretToken.register();
         ArrivalGuards.install();
-        JChannel channel = new JChannel(new KeyingConfigurator(configs, xml, keys));
+        Optional<SSLContext> tlsContext = tls ? Optional.of(TlsIdentity.derive(keys.orElseThrow(), cluster.name()).context())
+                : Optional.empty();
+        JChannel channel = new JChannel(new KeyingConfigurator(configs, xml, keys, tlsContext));
         channel.name(nodeName);
         return channel;
     }
@@ -139,6 +158,16 @@ final class GroupStack {
         configs.set(index, new ProtocolConfiguration(protocol, properties));
     }
 
+    /** With TLS the transport must be a TCP one: {@code enable_suspect_events} then stands in for FD_SOCK2. */
+    private static void requireTcpTransport(List<ProtocolConfiguration> configs) {
+        ProtocolConfiguration transport = configs.get(0);
+        if (!transport.getProtocolName().equals(BufferedTcp.class.getName())) {
+            throw new IllegalArgumentException("<security tls=\"true\"> needs a TCP transport (TCP or TCP_NIO2) at the "
+                    + "bottom of the stack, not " + transport.getProtocolName());
+        }
+        transport.getProperties().putIfAbsent("enable_suspect_events", "true");
+    }
+
     private static void insertBefore(List<ProtocolConfiguration> configs, Predicate<String> neighbour,
             ProtocolConfiguration protocol) {
         configs.add(indexOf(configs, neighbour), protocol);
@@ -154,9 +183,12 @@ final class GroupStack {
                 + configs.stream().map(ProtocolConfiguration::getProtocolName).toList());
     }
 
-    /** Hands the derived keys to AUTH and SYM_ENCRYPT after JGroups creates them, before they initialize. */
-    private record KeyingConfigurator(List<ProtocolConfiguration> configs, String text, Optional<ClusterKeys> keys)
-            implements ProtocolStackConfigurator {
+    /**
+     * Hands the derived keys to AUTH and SYM_ENCRYPT, and the TLS context to the transport, after JGroups creates
+     * them, before they initialize.
+     */
+    private record KeyingConfigurator(List<ProtocolConfiguration> configs, String text, Optional<ClusterKeys> keys,
+            Optional<SSLContext> tls) implements ProtocolStackConfigurator {
 
         @Override
         public String getProtocolStackString() {
@@ -173,7 +205,10 @@ final class GroupStack {
             if (keys.isEmpty()) {
                 return;
             }
-            if (protocol instanceof SYM_ENCRYPT encrypt) {
+            if (protocol instanceof TCP tcp && tls.isPresent()) {
+                tcp.tls().enabled(true).setSSLContext(tls.get()).setClientAuth(TLSClientAuth.NEED)
+                        .setProtocols(new String[] {TlsIdentity.PROTOCOL});
+            } else if (protocol instanceof SYM_ENCRYPT encrypt) {
                 encrypt.setSecretKey(keys.get().encryptionKey());
             } else if (protocol instanceof AUTH auth) {
                 SharedSecretToken token = new SharedSecretToken(keys.get().joinKey());

@@ -1,6 +1,7 @@
 package io.cohort.replication.group;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cohort.config.ClusterConfig;
 import io.cohort.config.Discovery;
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
 import org.jgroups.JChannel;
 import org.jgroups.protocols.AUTH;
 import org.jgroups.protocols.BasicTCP;
+import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.NoBundler;
 import org.jgroups.protocols.PerDestinationBundler;
 import org.jgroups.protocols.SYM_ENCRYPT;
@@ -32,6 +34,7 @@ import org.jgroups.protocols.dns.DNS_PING;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.stack.Protocol;
+import org.jgroups.util.TLSClientAuth;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -128,6 +131,35 @@ class GroupStackTest {
             assertThat(auth).isNotNull();
             assertThat(encrypt).isNull();
         }
+    }
+
+    @Test
+    void tlsRunsTheBlockingTransportWithASenderPerMemberAndNeitherPayloadEncryptionNorTheSocketFailureDetector() throws Exception {
+        var tls = Optional.of(new SecurityConfig(new Secret("s3cret", "test"), true, true));
+        try (JChannel channel = channel(peer(Discovery.STATIC, Optional.empty(), Optional.empty()), tls)) {
+            var stack = channel.getProtocolStack();
+            assertThat(stack.getTransport()).isInstanceOf(BufferedTcp.class);
+            TCP tcp = (TCP) stack.getTransport();
+            assertThat(tcp.tls().enabled()).isTrue();
+            assertThat(tcp.tls().getClientAuth()).isEqualTo(TLSClientAuth.NEED);
+            assertThat(tcp.tls().getProtocols()).containsExactly("TLSv1.3");
+            assertThat(tcp.getBundler()).isInstanceOf(PerDestinationBundler.class);
+            assertThat(tcp.enableSuspectEvents()).isTrue();
+            assertThat((Object) stack.findProtocol(FD_SOCK2.class)).isNull();
+            assertThat((Object) stack.findProtocol(SYM_ENCRYPT.class)).isNull();
+            assertThat((Object) stack.findProtocol(AUTH.class)).isNotNull();
+        }
+    }
+
+    @Test
+    void tlsRefusesACustomStackWhoseTransportIsNotTcp(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("udp.xml");
+        try (var in = GroupStack.class.getResourceAsStream(GroupStack.MULTICAST_STACK)) {
+            Files.write(file, in.readAllBytes());
+        }
+        var tls = Optional.of(new SecurityConfig(new Secret("s3cret", "test"), true, true));
+        assertThatThrownBy(() -> channel(peer(Discovery.STATIC, Optional.empty(), Optional.of(file)), tls).close())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs a TCP transport");
     }
 
     @Test

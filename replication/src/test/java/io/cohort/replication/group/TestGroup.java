@@ -90,6 +90,12 @@ public final class TestGroup implements AutoCloseable {
         return this;
     }
 
+    /** Members connect over TLS with the key derived from {@code secret} ({@code <security tls="true">}). */
+    public TestGroup securedWithTls(String secret) {
+        this.security = Optional.of(new SecurityConfig(new Secret(secret, "test"), true, true));
+        return this;
+    }
+
     public TestGroup tuning(Map<String, String> tuning) {
         this.extraTuning = Map.copyOf(tuning);
         return this;

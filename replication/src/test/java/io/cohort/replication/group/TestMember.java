@@ -148,6 +148,10 @@ public final class TestMember implements AutoCloseable {
         return counter(ReplicationMetrics.REJECTED);
     }
 
+    public double refusedConnections() {
+        return counter(ReplicationMetrics.CONNECTIONS_REFUSED);
+    }
+
     public SimpleMeterRegistry meters() {
         return meters;
     }

@@ -27,7 +27,8 @@ final class BalancerMetrics implements AutoCloseable {
                 .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies, malformed targets")
                 .register(registry);
         clientAborted = Counter.builder("cohort.balancer.client.aborted")
-                .description("answers whose client closed its connection, or stopped reading until the exchange timed out, while they streamed to it")
+                .description("requests whose client went away: closed its connection before the answer began (the member's request was aborted)"
+                        + " or while the answer streamed to it, or stopped reading until the exchange timed out")
                 .register(registry);
         overloaded = Counter.builder("cohort.balancer.overloaded")
                 .description("requests answered 503 because the balancer's queue for their member was full")

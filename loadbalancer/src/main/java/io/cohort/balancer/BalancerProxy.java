@@ -49,6 +49,13 @@ import org.slf4j.LoggerFactory;
  * {@link #MAX_QUEUED_PER_MEMBER} already wait for its member's connections is the balancer's own
  * overload: 503 with {@code Retry-After}, no member error, no retry.
  *
+ * <p>A client that goes away (closes or resets its connection) while its request waits for the member's answer takes
+ * the member's request with it, as nginx does: the request to the member is aborted, which closes that connection and
+ * frees it for others, and the client's connection is closed without an answer ({@link ClientGoneWatch}). That counts
+ * in {@code cohort_balancer_client_aborted_total}, against no member (no error, no health change), and is not retried.
+ * It is watched for from when the balancer has read the whole request (also while it waits for a connection to its
+ * member) until the member's answer begins; after that, writing the answer to a client that left fails.
+ *
  * <p>Nothing on the request path blocks: routing reads in-memory state, bodies move by demand and
  * callbacks, error pages are written asynchronously. The handler and the client's response
  * listeners are therefore declared {@link Invocable.InvocationType#NON_BLOCKING non-blocking}, so
@@ -196,7 +203,7 @@ final class BalancerProxy extends ProxyHandler {
 
     private void forward(Request request, String target, Response response, Callback callback) {
         Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie()), target,
-                isIdempotent(request.getMethod()));
+                isIdempotent(request.getMethod()), ClientConnectionFactory.goneWatch(request));
         request.setAttribute(Exchange.ATTRIBUTE, exchange);
         Router.Route route = router.route(exchange.session, null);
         if (route == null) {
@@ -296,6 +303,13 @@ final class BalancerProxy extends ProxyHandler {
         long memberIdle = config.requestTimeout().toMillis() + (hasBody(request) ? config.idleTimeout().toMillis() : 0);
         toMember.idleTimeout(memberIdle, TimeUnit.MILLISECONDS);
         exchange.deadline.start();
+        // a client that goes away while it waits for the answer takes the member's request with it (nginx does so too):
+        // watched from when the balancer reads no more of its request, so also while the request waits for a connection
+        if (request instanceof BufferedBody || !hasBody(request)) {
+            exchange.watchClient(toMember);
+        } else {
+            toMember.onRequestSuccess(sent -> exchange.watchClient(toMember)); // the streamed body was read whole
+        }
         super.sendProxyToServerRequest(request, toMember, response, callback);
     }
 
@@ -349,6 +363,15 @@ final class BalancerProxy extends ProxyHandler {
         Exchange exchange = exchange(request);
         Backend backend = exchange.backend();
         exchange.end();
+        if (exchange.clientLeft()) {
+            // the client went away while it waited for the answer; the balancer aborted the member's request for it
+            // and closed the client's connection: no fault of the member, and nobody to retry for
+            LOG.debug("{} {} to {} aborted: the client left before the answer began", request.getMethod(),
+                    request.getHttpURI().getPath(), backend);
+            metrics.clientAborted();
+            callback.failed(failure);
+            return;
+        }
         Throwable clientFailure = exchange.clientBodyFailure();
         if (clientFailure != null) {
             LOG.debug("{} {} to {} failed reading the client's body: {}", request.getMethod(), request.getHttpURI().getPath(), backend,

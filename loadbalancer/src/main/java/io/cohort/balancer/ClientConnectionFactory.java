@@ -1,6 +1,7 @@
 package io.cohort.balancer;
 
 import java.time.Duration;
+import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.io.EndPoint;
@@ -20,7 +21,10 @@ import org.eclipse.jetty.server.internal.HttpConnection;
  *       flag per connection suffices;</li>
  *   <li>gives its client {@code header-timeout} to deliver each request head once it has begun sending
  *       one ({@link HeadDeadline}). The idle timeout alone restarts with every byte, so a client sending
- *       a header line now and then would keep the connection for ever.</li>
+ *       a header line now and then would keep the connection for ever;</li>
+ *   <li>has a {@link ClientGoneWatch}, which the proxy starts while a request waits for its member's answer
+ *       ({@link #goneWatch}). The connection stops it before it completes each request, and closes after the answer
+ *       when the watch read the start of another request.</li>
  * </ul>
  */
 final class ClientConnectionFactory extends HttpConnectionFactory {
@@ -41,6 +45,11 @@ final class ClientConnectionFactory extends HttpConnectionFactory {
         return configure(connection, connector, endPoint);
     }
 
+    /** The watch for {@code request}'s client going away, or null when the request came through another connection. */
+    static ClientGoneWatch goneWatch(Request request) {
+        return request.getConnectionMetaData().getConnection() instanceof ClientConnection connection ? connection.goneWatch : null;
+    }
+
     /** Whether the request's target was written in absolute form ({@code scheme://host/...}). */
     static boolean isAbsoluteForm(Request request) {
         return request.getConnectionMetaData().getConnection() instanceof ClientConnection connection && connection.absoluteForm;
@@ -49,6 +58,7 @@ final class ClientConnectionFactory extends HttpConnectionFactory {
     private final class ClientConnection extends HttpConnection {
 
         private final HeadDeadline headDeadline;
+        private final ClientGoneWatch goneWatch;
         private volatile boolean absoluteForm;
 
         ClientConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint) {
@@ -57,6 +67,7 @@ final class ClientConnectionFactory extends HttpConnectionFactory {
                 closures.closed(ClientConnectionClosures.Reason.HEADER_TIMEOUT, endPoint.getRemoteSocketAddress());
                 endPoint.close();
             });
+            goneWatch = new ClientGoneWatch(endPoint);
         }
 
         @Override
@@ -77,7 +88,11 @@ final class ClientConnectionFactory extends HttpConnectionFactory {
             return new DeadlineStream(method, uri, version);
         }
 
-        /** A request on this connection: its head ends the deadline, its end starts the next one. */
+        /**
+         * A request on this connection: its head ends the deadline, its end starts the next one, and stops the
+         * {@link ClientGoneWatch} first (Jetty reads the next request then); its answer closes the connection when the
+         * watch read the start of another request.
+         */
         private final class DeadlineStream extends HttpStreamOverHTTP1 {
 
             DeadlineStream(String method, String uri, HttpVersion version) {
@@ -91,13 +106,23 @@ final class ClientConnectionFactory extends HttpConnectionFactory {
             }
 
             @Override
+            public void prepareResponse(HttpFields.Mutable headers) {
+                if (goneWatch.closeAfterAnswer()) {
+                    headers.put(HttpFields.CONNECTION_CLOSE);
+                }
+                super.prepareResponse(headers);
+            }
+
+            @Override
             public void succeeded() {
+                goneWatch.stop();
                 headDeadline.arm(); // before the next request on this connection is parsed
                 super.succeeded();
             }
 
             @Override
             public void failed(Throwable failure) {
+                goneWatch.stop();
                 headDeadline.arm();
                 super.failed(failure);
             }

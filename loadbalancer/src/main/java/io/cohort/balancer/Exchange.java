@@ -1,12 +1,14 @@
 package io.cohort.balancer;
 
 import org.eclipse.jetty.client.Response;
+import org.eclipse.jetty.io.EofException;
 
 /**
  * One client request on its way through the balancer, across at most two attempts: where it was
  * sent, why, and how far the current attempt got (the facts the retry rule needs). Listens to the
  * member's answer to learn when it began, and to its request to learn whether it reached a connection
- * ({@link #onConnection}). Fields are written by one attempt at a time.
+ * ({@link #onConnection}). Watches the client, while an attempt waits for the member's answer, for going away
+ * ({@link #watchClient}). Fields are written by one attempt at a time.
  */
 final class Exchange implements Response.BeginListener {
 
@@ -16,6 +18,8 @@ final class Exchange implements Response.BeginListener {
     /** The request target every attempt sends, from {@link UpstreamTarget#of}. */
     final String target;
     final boolean idempotent;
+    /** The watch of the client's connection, or null when the request came through a connection that has none. */
+    private final ClientGoneWatch clientWatch;
     Router.Route route;
     int attempts;
     /** When the current attempt was given to its member ({@link System#nanoTime}); its member's latency runs from it. */
@@ -29,12 +33,14 @@ final class Exchange implements Response.BeginListener {
     private volatile boolean clientWriteFailed;
     private volatile boolean clientWriting;
     private volatile boolean onConnection;
-    private boolean inFlight;
+    private volatile boolean clientLeft;
+    private volatile boolean inFlight;
 
-    Exchange(SessionRoute session, String target, boolean idempotent) {
+    Exchange(SessionRoute session, String target, boolean idempotent, ClientGoneWatch clientWatch) {
         this.session = session;
         this.target = target;
         this.idempotent = idempotent;
+        this.clientWatch = clientWatch;
     }
 
     /** The demand for {@code client}'s body that every attempt of this exchange shares. */
@@ -58,6 +64,7 @@ final class Exchange implements Response.BeginListener {
         clientWriteFailed = false;
         clientWriting = false;
         onConnection = false;
+        clientLeft = false;
         content = null;
         deadline = null;
         inFlight = true;
@@ -74,6 +81,35 @@ final class Exchange implements Response.BeginListener {
             inFlight = false;
             route.backend().requestEnded();
         }
+        if (clientWatch != null) {
+            clientWatch.stop(); // after inFlight: a watch that starts meanwhile sees the attempt over (watchClient)
+        }
+    }
+
+    /**
+     * Watches the client until the member's answer begins or the current attempt ends: should the client go away
+     * meanwhile, {@code toMember} is aborted ({@link #clientLeft}), which closes its connection to the member. Call
+     * only once the balancer reads no more of the client's request (see {@link ClientGoneWatch}).
+     */
+    void watchClient(org.eclipse.jetty.client.Request toMember) {
+        if (clientWatch == null) {
+            return;
+        }
+        clientWatch.start(() -> {
+            clientLeft = true;
+            toMember.abort(new EofException("the client closed its connection before the member answered"));
+        });
+        if (answered || !inFlight) {
+            clientWatch.stop(); // the answer began, or the attempt ended, while the watch started
+        }
+    }
+
+    /**
+     * Whether the client went away while the current attempt waited for the member's answer (its request to the member
+     * was then aborted for it): the attempt failed through the client, not the member.
+     */
+    boolean clientLeft() {
+        return clientLeft;
     }
 
     /** Writing the member's answer to the client failed: the client went away or stopped reading. */
@@ -146,6 +182,9 @@ final class Exchange implements Response.BeginListener {
     @Override
     public void onBegin(Response response) {
         answered = true;
+        if (clientWatch != null) {
+            clientWatch.stop(); // from now on a client that goes away makes writing the answer fail
+        }
         MemberDeadline current = deadline;
         if (current != null) {
             current.end(); // request-timeout bounds the member's time until it answers, not how long its answer streams

@@ -39,11 +39,19 @@ final class GroupChannel implements Receiver, AutoCloseable {
     private volatile SealedArrivals arrivals;
     private volatile byte[] self;
 
-    /** @param seal seals what is sent and checks what arrives; {@code null} for an unsecured group */
+    /**
+     * @param seal seals what is sent and checks what arrives; {@code null} for an unsecured group, or one whose
+     *     transport authenticates every connection (TLS)
+     */
     GroupChannel(JChannel channel, String clusterName, FrameSeal seal) {
         this.channel = channel;
         this.clusterName = clusterName;
         this.seal = seal;
+    }
+
+    /** Whether what this channel sends is sealed, and what arrives must be. */
+    boolean seals() {
+        return seal != null;
     }
 
     /** Joins the group; returns when this node is a member (of a group of one, if nobody answered). */

@@ -75,9 +75,12 @@ public final class GroupReplicationService implements SessionStoreFactory {
             tcp.countRefusedConnections(ReplicationMetrics.refusedConnections(meters));
         }
         Predicate<String> suspected = name -> membership.addressOf(name).map(suspicions::isSuspected).orElse(false);
-        this.channel = new GroupChannel(jchannel, cluster.name(),
-                keys.map(k -> new FrameSeal(k.sealKey(), SharedSecretToken.MAX_CLOCK_SKEW, System::currentTimeMillis))
-                        .orElse(null));
+        // over TLS every connection is authenticated by the cluster's key and protected against replay already: a seal
+        // would add nothing that a holder of the secret could not forge anyway
+        boolean tls = cluster.security().map(SecurityConfig::tls).orElse(false);
+        this.channel = new GroupChannel(jchannel, cluster.name(), keys.filter(k -> !tls)
+                .map(k -> new FrameSeal(k.sealKey(), SharedSecretToken.MAX_CLOCK_SKEW, System::currentTimeMillis))
+                .orElse(null));
         boolean multicast = cluster.protocol() instanceof io.cohort.config.MulticastProtocol;
         this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast), new BackupStore(),
                 new SyncAcknowledgements(suspected), new LookupRequests(suspected));

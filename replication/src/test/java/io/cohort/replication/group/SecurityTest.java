@@ -40,6 +40,7 @@ class SecurityTest {
             List<TestMember> members = group.startMembers(2);
             ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", "EST-1"));
             Await.until("the copy arrives", () -> members.get(1).backupVersion(visit.id()) == visit.version());
+            assertThat(members.get(0).service().channel().seals()).as("frames sealed").isTrue();
         }
     }
 

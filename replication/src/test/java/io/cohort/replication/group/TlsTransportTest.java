@@ -40,7 +40,7 @@ class TlsTransportTest {
     private static final Duration PATIENCE = Duration.ofSeconds(3);
 
     @Test
-    void membersWithTheSecretReplicateOverTlsWithoutPayloadEncryptionOrTheSocketFailureDetector() throws Exception {
+    void membersWithTheSecretReplicateOverTlsWithoutPayloadEncryptionSealsOrTheSocketFailureDetector() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).securedWithTls(SECRET)) {
             List<TestMember> members = group.startMembers(2);
             ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", "EST-1"));
@@ -51,6 +51,7 @@ class TlsTransportTest {
             assertThat(((TCP) stack.getTransport()).tls().enabled()).as("TLS enabled on the transport").isTrue();
             assertThat((Object) stack.findProtocol(SYM_ENCRYPT.class)).as("SYM_ENCRYPT: TLS encrypts").isNull();
             assertThat((Object) stack.findProtocol(FD_SOCK2.class)).as("FD_SOCK2: its port is outside TLS").isNull();
+            assertThat(members.get(0).service().channel().seals()).as("frames sealed: TLS authenticates them").isFalse();
         }
     }
 

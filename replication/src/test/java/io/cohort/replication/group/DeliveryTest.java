@@ -26,6 +26,11 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class DeliveryTest {
 
+    /** How late a slow holder applies a change: far longer than the owner takes to suspect a crashed member. */
+    private static final Duration SLOW_APPLY = Duration.ofMillis(1500);
+    /** How long a crashed member stays in the view, suspected; also the sync timeout. */
+    private static final Duration VERIFICATION = Duration.ofSeconds(10);
+
     @Test
     void synchronousChangeIsAppliedByTheHolderWhenTheCallReturns() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE,
@@ -239,6 +244,85 @@ class DeliveryTest {
             assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
             assertThat(owner.service().clusterView().members()).as("the holder is still in the view").hasSize(3);
         }
+    }
+
+    @Test
+    void synchronousDeliveryStillWaitsForTheOtherHolderWhenOneHolderCrashedJustBeforeTheChange() throws Exception {
+        try (TestGroup group = twoCopiesEachSynchronously()) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember owner = members.get(1);
+            TestMember healthy = members.get(0);
+            TestMember crashed = members.get(2);
+            ShopVisit visit = copiedToBoth(owner, healthy, crashed);
+
+            try (GroupFaults.Delay slow = GroupFaults.delayChangesFrom(owner, healthy, SLOW_APPLY)) {
+                // its connections close: the owner suspects it at once, before the change leaves or just after
+                crashed.crash();
+                long start = System.nanoTime();
+                visit.request(Map.of("cart", "EST-2"));
+
+                assertWaitedFor(healthy, visit, Duration.ofNanos(System.nanoTime() - start));
+            }
+            assertOnlyTheCrashedHolderWaived(owner);
+        }
+    }
+
+    @Test
+    void synchronousDeliveryStillWaitsForTheOtherHolderWhenOneHolderCrashesWhileTheChangeWaits() throws Exception {
+        try (TestGroup group = twoCopiesEachSynchronously()) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember owner = members.get(1);
+            TestMember healthy = members.get(0);
+            TestMember crashed = members.get(2);
+            ShopVisit visit = copiedToBoth(owner, healthy, crashed);
+            ExecutorService request = Executors.newSingleThreadExecutor();
+
+            try (GroupFaults.Delay slow = GroupFaults.delayChangesFrom(owner, healthy, SLOW_APPLY);
+                    AutoCloseable neverApplied = GroupFaults.holdBackAllFrom(owner, crashed)) {
+                long start = System.nanoTime();
+                Future<?> done = request.submit(() -> visit.request(Map.of("cart", "EST-2")));
+                Await.until("the change reached the healthy holder", () -> slow.delayed() > 0);
+                crashed.crash(); // the owner waits for both holders now; it suspects the crashed one
+                done.get(20, TimeUnit.SECONDS);
+
+                assertWaitedFor(healthy, visit, Duration.ofNanos(System.nanoTime() - start));
+            } finally {
+                request.shutdownNow();
+            }
+            assertOnlyTheCrashedHolderWaived(owner);
+        }
+    }
+
+    /** Write-quota 2, synchronous; a crashed member stays in the view, suspected, for {@link #VERIFICATION}. */
+    private static TestGroup twoCopiesEachSynchronously() {
+        return TestGroup.of(TestGroup.Transport.PEER, TestGroup.settings(2, Trigger.ON_REQUEST_END,
+                Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(VERIFICATION)))
+                .tuning(Map.of("cohort.verify_suspect.timeout", VERIFICATION.toMillis() + "ms"));
+    }
+
+    /** A visit at {@code owner} whose copies (write-quota 2 of 3 members: both others) are at both holders. */
+    private static ShopVisit copiedToBoth(TestMember owner, TestMember holder, TestMember other) {
+        ShopVisit visit = new ShopVisit(owner).request(Map.of("cart", "EST-1"));
+        assertThat(holder.backupVersion(visit.id())).isEqualTo(visit.version());
+        assertThat(other.backupVersion(visit.id())).isEqualTo(visit.version());
+        return visit;
+    }
+
+    private static void assertWaitedFor(TestMember healthy, ShopVisit visit, Duration took) {
+        assertThat(healthy.backupVersion(visit.id()))
+                .as("the healthy holder's copy when the request returned after %s ms", took.toMillis())
+                .isEqualTo(visit.version());
+        assertThat(took).as("waited for the healthy holder, not the sync timeout")
+                .isGreaterThanOrEqualTo(SLOW_APPLY).isLessThan(VERIFICATION.dividedBy(2));
+    }
+
+    private static void assertOnlyTheCrashedHolderWaived(TestMember owner) {
+        assertThat(owner.counter(ReplicationMetrics.FAILURES, "app", TestGroup.APP))
+                .as("sends that failed: none, JGroups keeps the crashed holder's change to retransmit").isZero();
+        assertThat(owner.counter(ReplicationMetrics.SYNC_TIMEOUTS, "app", TestGroup.APP)).isZero();
+        assertThat(owner.meters().find(ReplicationMetrics.SYNC_LATENCY).timer().count())
+                .as("both changes acknowledged, the crashed holder's waived").isEqualTo(2);
+        assertThat(owner.service().clusterView().members()).as("the crashed holder is still in the view").hasSize(3);
     }
 
     /** A visit that signed on at {@code owner}, once {@code holder} has its copy. */

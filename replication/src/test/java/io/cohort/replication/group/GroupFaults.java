@@ -3,7 +3,9 @@ package io.cohort.replication.group;
 import io.cohort.replication.wire.MalformedMessageException;
 import io.cohort.replication.wire.ReplicationMessage;
 import io.cohort.replication.wire.ReplicationMessage.LookupReply;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jgroups.Address;
 import org.jgroups.Event;
 import org.jgroups.Message;
@@ -133,6 +135,80 @@ final class GroupFaults {
         ProtocolStack stack = from.service().channel().channel().getProtocolStack();
         stack.insertProtocolAtTop(losing);
         return () -> stack.removeProtocol(losing);
+    }
+
+    /**
+     * Makes {@code at} apply every session change from {@code from} {@code delay} late, until closed: the thread that
+     * delivers the change waits before handing it to the replication layer, as a holder under load does, so its
+     * acknowledgement comes that much later.
+     */
+    static Delay delayChangesFrom(TestMember from, TestMember at, Duration delay) {
+        Delay slow = new Delay(address(from), at, delay);
+        ProtocolStack stack = at.service().channel().channel().getProtocolStack();
+        stack.insertProtocolAtTop(slow);
+        return slow;
+    }
+
+    /** What {@link #delayChangesFrom} put into a member's stack; closing it takes it out. */
+    static final class Delay extends Protocol implements AutoCloseable {
+        private final Address sender;
+        private final TestMember at;
+        private final Duration delay;
+        private final AtomicInteger delayed = new AtomicInteger();
+
+        private Delay(Address sender, TestMember at, Duration delay) {
+            this.sender = sender;
+            this.at = at;
+            this.delay = delay;
+        }
+
+        /** How many changes have begun their delay so far: they arrived. */
+        int delayed() {
+            return delayed.get();
+        }
+
+        @Override
+        public Object up(Message message) {
+            waitIfChange(message.getSrc(), message);
+            return up_prot.up(message);
+        }
+
+        @Override
+        public void up(MessageBatch batch) {
+            for (Message message : batch) {
+                if (waitIfChange(message.getSrc() != null ? message.getSrc() : batch.sender(), message)) {
+                    break;
+                }
+            }
+            up_prot.up(batch);
+        }
+
+        private boolean waitIfChange(Address source, Message message) {
+            if (!sender.equals(source) || message.getLength() == 0 || !isChange(message)) {
+                return false;
+            }
+            delayed.incrementAndGet();
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return true;
+        }
+
+        private boolean isChange(Message message) {
+            try {
+                return at.service().codec().decode(message.getArray(), message.getOffset(), message.getLength())
+                        instanceof ReplicationMessage.SessionUpdate;
+            } catch (MalformedMessageException bundle) {
+                return false;
+            }
+        }
+
+        @Override
+        public void close() {
+            at.service().channel().channel().getProtocolStack().removeProtocol(this);
+        }
     }
 
     private static AutoCloseable holdBack(HoldBack holdBack, TestMember at) {

@@ -10,10 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** A change waiting for acknowledgements succeeds, fails when a holder missed it, and is forgotten either way. */
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
 class SyncAcknowledgementsTest {
 
     private final SyncAcknowledgements acks = new SyncAcknowledgements();
@@ -63,6 +66,22 @@ class SyncAcknowledgementsTest {
 
         assertThat(change.done().get()).isNull();
         assertThat(acks.pending()).isZero();
+    }
+
+    @Test
+    void aHolderThatLeavesOrIsSuspectedWaivesOnlyItsOwnAcknowledgement() throws Exception {
+        Set<String> suspected = new java.util.HashSet<>();
+        SyncAcknowledgements watched = new SyncAcknowledgements(suspected::contains);
+        SyncAcknowledgements.Registration change = watched.register(List.of("n2", "n3", "n4"));
+
+        watched.membersAre(Set.of("n1", "n2", "n3"));
+        suspected.add("n3");
+        watched.suspected("n3");
+        assertThat(change.done()).as("n2 has not acknowledged yet").isNotDone();
+
+        watched.acknowledged(change.correlation(), "n2");
+
+        assertThat(change.done().get()).isNull();
     }
 
     @Test

@@ -37,8 +37,9 @@ public interface Dispatch {
     /**
      * Completes when every target reported having applied the change, or at once when no
      * acknowledgement was asked for or there is no target. Targets that leave the group count as
-     * done. Completes exceptionally with {@link ChangeNotAppliedException} as soon as a target is known to
-     * have missed the change (its send failed, the change was abandoned, the write failed). May never
+     * done. Completes exceptionally with {@link ChangeNotAppliedException} when a target is known to have
+     * missed the change (its send failed, the change was abandoned, the write failed), once the other targets have
+     * answered as well (so that those able to apply it have, when the caller learns of the miss). May never
      * complete when a target neither answers nor leaves: the engine bounds its wait, and cancels the
      * future when it gives up so the transport forgets the change.
      */

@@ -7,13 +7,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 /**
  * Changes waiting for their holders to report that they applied them. Each waiting change has a
- * correlation number carried by its messages; it is done when every holder acknowledged it, left the
- * group or is suspected of having died (see {@link SuspicionWatch}), and fails when a holder missed it. It is forgotten once its future completes in any way,
- * cancellation included (the waiter gave up). Thread-safe.
+ * correlation number carried by its messages; it is over when every holder acknowledged it, missed it, left the
+ * group or is suspected of having died (see {@link SuspicionWatch}): it then succeeds, or fails if a holder missed it.
+ * A miss does not cut short the wait for the other holders, so when a change fails, every holder that could apply it
+ * has. It is forgotten once its future completes in any way, cancellation included (the waiter gave up). Thread-safe.
  */
 final class SyncAcknowledgements {
 
@@ -31,7 +33,21 @@ final class SyncAcknowledgements {
         this.suspected = suspected;
     }
 
-    private record Waiting(Set<String> holders, CompletableFuture<Void> done) {
+    /** A change's holders still owing an answer, the first holder that missed it (if any), and its future. */
+    private record Waiting(Set<String> holders, AtomicReference<String> firstMissed, CompletableFuture<Void> done) {
+
+        /** Completes the future once no holder owes an answer: failed if one missed the change. */
+        void endIfAnswered(long correlation) {
+            if (!holders.isEmpty()) {
+                return;
+            }
+            String missed = firstMissed.get();
+            if (missed == null) {
+                done.complete(null);
+            } else {
+                done.completeExceptionally(new ChangeNotAppliedException(missed + " missed change " + correlation));
+            }
+        }
     }
 
     /** A correlation for a change sent to {@code holders} (member names), and the future of their acknowledgements. */
@@ -44,11 +60,12 @@ final class SyncAcknowledgements {
         }
         Set<String> remaining = ConcurrentHashMap.newKeySet();
         remaining.addAll(holders);
-        waiting.put(correlation, new Waiting(remaining, done));
+        Waiting w = new Waiting(remaining, new AtomicReference<>(), done);
+        waiting.put(correlation, w);
         done.whenComplete((ok, error) -> waiting.remove(correlation));
         // registered before the suspects are dropped: a suspicion in between is not missed
-        if (remaining.removeIf(suspected) && remaining.isEmpty()) {
-            done.complete(null);
+        if (remaining.removeIf(suspected)) {
+            w.endIfAnswered(correlation);
         }
         return new Registration(correlation, done);
     }
@@ -58,12 +75,16 @@ final class SyncAcknowledgements {
 
     /**
      * {@code holder} will not apply the change: its send failed, the change was abandoned, or the owner no longer has
-     * the session to send in full. The change fails with {@link ChangeNotAppliedException} and is forgotten.
+     * the session to send in full. Once the other holders have answered too, the change fails with
+     * {@link ChangeNotAppliedException} (naming the first holder that missed it) and is forgotten.
      */
     void missed(long correlation, String holder) {
         Waiting w = waiting.get(correlation);
         if (w != null && w.holders().contains(holder)) {
-            w.done().completeExceptionally(new ChangeNotAppliedException(holder + " missed change " + correlation));
+            w.firstMissed().compareAndSet(null, holder);
+            if (w.holders().remove(holder)) {
+                w.endIfAnswered(correlation);
+            }
         }
     }
 
@@ -74,27 +95,25 @@ final class SyncAcknowledgements {
 
     void acknowledged(long correlation, String holder) {
         Waiting w = waiting.get(correlation);
-        if (w != null && w.holders().remove(holder) && w.holders().isEmpty()) {
-            w.done().complete(null);
+        if (w != null && w.holders().remove(holder)) {
+            w.endIfAnswered(correlation);
         }
     }
 
     /** The member with this name is suspected: acknowledgements it owes are waived. */
     void suspected(String member) {
-        for (Waiting w : waiting.values()) {
-            if (w.holders().remove(member) && w.holders().isEmpty()) {
-                w.done().complete(null);
+        waiting.forEach((correlation, w) -> {
+            if (w.holders().remove(member)) {
+                w.endIfAnswered(correlation);
             }
-        }
+        });
     }
 
     /** Members still in the group; acknowledgements owed by anyone else are waived. */
     void membersAre(Set<String> present) {
-        for (Waiting w : waiting.values()) {
+        waiting.forEach((correlation, w) -> {
             w.holders().retainAll(present);
-            if (w.holders().isEmpty()) {
-                w.done().complete(null);
-            }
-        }
+            w.endIfAnswered(correlation);
+        });
     }
 }

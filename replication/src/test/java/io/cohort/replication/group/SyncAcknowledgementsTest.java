@@ -48,6 +48,19 @@ class SyncAcknowledgementsTest {
     }
 
     @Test
+    void aMissDoesNotCutShortTheWaitForTheOtherHolders() {
+        SyncAcknowledgements.Registration change = acks.register(List.of("n2", "n3"));
+        acks.missed(change.correlation(), "n2");
+        assertThat(change.done()).as("n3 still owes its answer").isNotDone();
+
+        acks.acknowledged(change.correlation(), "n3");
+
+        assertThatThrownBy(() -> change.done().get()).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(ChangeNotAppliedException.class).hasMessageContaining("n2 missed change");
+        assertThat(acks.pending()).isZero();
+    }
+
+    @Test
     void aChangeNobodyWaitsForAnyMoreIsForgotten() {
         SyncAcknowledgements.Registration change = acks.register(List.of("n2"));
         assertThat(acks.pending()).isOne();

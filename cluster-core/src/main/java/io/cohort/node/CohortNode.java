@@ -10,6 +10,7 @@ import io.cohort.config.CohortConfig;
 import io.cohort.config.Secret;
 import io.cohort.metrics.LoadProbe;
 import io.cohort.metrics.NodeMetrics;
+import io.cohort.net.AcceptQueue;
 import io.cohort.node.deploy.ApplicationDeployer;
 import io.cohort.node.deploy.ApplicationInfo;
 import io.cohort.node.deploy.ApplicationName;
@@ -139,6 +140,8 @@ public final class CohortNode implements AutoCloseable {
         // the node's idle-timeout (65 s by default) is above a balancer's (30 s), so the balancer closes an idle
         // connection first: a POST it sent on a connection the node was closing would fail and could not be retried
         connector.setIdleTimeout(config.node().idleTimeout().toMillis());
+        // a burst of connections (a balancer reconnecting after a failover, clients while the WARs deploy) waits here
+        connector.setAcceptQueueSize(AcceptQueue.SIZE);
         // neither a Server header nor "Powered by Jetty" on error pages: the version is nobody's business
         connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration().setSendServerVersion(false);
         return connector;
@@ -160,6 +163,13 @@ public final class CohortNode implements AutoCloseable {
     /** How long the node's connectors keep an idle connection, in milliseconds (as Jetty reports it). */
     long idleTimeoutMillis() {
         return httpConnector.getIdleTimeout();
+    }
+
+    /** How many connections the node's HTTP and admin ports hold until the node accepts them (as Jetty reports it). */
+    List<Integer> acceptQueueSizes() {
+        List<Integer> sizes = new java.util.ArrayList<>(List.of(httpConnector.getAcceptQueueSize()));
+        adminConnector.ifPresent(admin -> sizes.add(admin.getAcceptQueueSize()));
+        return sizes;
     }
 
     private ContextHandler adminContext() {

@@ -64,6 +64,12 @@ class AdminEndpointsTest {
     }
 
     @Test
+    void theNodesPortsHoldABurstOfConnectionsNotJavasDefaultOfFifty() {
+        assertThat(node.node.acceptQueueSizes()).as("the accept queues of the HTTP and admin ports")
+                .containsExactly(1024, 1024);
+    }
+
+    @Test
     void healthReportsStatusAndLoadMetric() throws Exception {
         HttpResponse<String> response = node.get(node.admin("/health"));
 

@@ -2,6 +2,7 @@ package io.cohort.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -11,11 +12,18 @@ import io.cohort.node.deploy.ApplicationName;
 import io.cohort.node.deploy.DeploymentException;
 import io.cohort.node.deploy.WarDirectoryWatcher;
 import io.cohort.testapp.TestWars;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,6 +40,9 @@ import org.slf4j.LoggerFactory;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class WarDeploymentTest {
+
+    /** More connections than Java's default listen backlog (50) holds. */
+    private static final int BURST = 200;
 
     @TempDir
     Path home;
@@ -218,6 +229,63 @@ class WarDeploymentTest {
             }
             other.close();
         }
+    }
+
+    /**
+     * While the node deploys, its HTTP port is bound but accepts nothing, so every connection made meanwhile waits in
+     * the port's accept queue: a burst (a balancer reconnecting after a failover, a load test) must fit in it. Linux
+     * drops the SYN of a connection that does not fit, and its connect times out.
+     */
+    @Test
+    void aBurstOfConnectionsWhileTheNodeDeploysWaitsInTheAcceptQueueAndIsServed(@TempDir Path otherHome) throws Exception {
+        assumeKernelQueuesAtLeast(BURST);
+        String version = "gated-" + System.nanoTime();
+        Files.createDirectories(otherHome.resolve("webapps"));
+        TestWars.writeGated(otherHome.resolve("webapps/first.war"), version);
+        int port = freePort();
+        java.util.concurrent.CompletableFuture<TestNode> starting = startGated(otherHome, version, port, freePort());
+        TestNode other = null;
+        List<Socket> burst = new ArrayList<>();
+        try {
+            for (int i = 0; i < BURST; i++) {
+                Socket socket = new Socket();
+                burst.add(socket);
+                try {
+                    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 2_000);
+                } catch (SocketTimeoutException dropped) {
+                    throw new AssertionError("connection " + (i + 1) + " of " + BURST + " to the deploying node timed out: "
+                            + "its accept queue was full and the kernel dropped the SYN", dropped);
+                }
+                socket.getOutputStream().write("GET /first/version HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+            }
+
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+            other = starting.get(30, TimeUnit.SECONDS);
+            for (Socket socket : burst) {
+                socket.setSoTimeout(10_000);
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+                assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith(version);
+            }
+        } finally {
+            System.setProperty("cohort.test." + version + ".proceed", "true");
+            for (Socket socket : burst) {
+                socket.close();
+            }
+            if (other == null) {
+                other = starting.get(30, TimeUnit.SECONDS);
+            }
+            other.close();
+        }
+    }
+
+    /** Skips on a kernel that caps every listen queue below {@code connections} (e.g. Linux before 5.4: 128). */
+    private static void assumeKernelQueuesAtLeast(int connections) throws java.io.IOException {
+        Path somaxconn = Path.of("/proc/sys/net/core/somaxconn");
+        assumeTrue(Files.isReadable(somaxconn), "a Linux kernel, whose full accept queue drops new connections");
+        // in lines: a sysctl answers one read only, and Files.readString of a file of size 0 reads one byte first
+        int cap = Integer.parseInt(Files.readAllLines(somaxconn).get(0).trim());
+        assumeTrue(cap >= connections, "net.core.somaxconn is " + cap + ", below the " + connections + " connections of the burst");
     }
 
     @Test

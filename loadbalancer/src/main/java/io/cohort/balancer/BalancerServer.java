@@ -3,6 +3,7 @@ package io.cohort.balancer;
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
 import io.cohort.config.ClientLimitsConfig;
+import io.cohort.net.AcceptQueue;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.util.ArrayList;
@@ -99,6 +100,8 @@ public final class BalancerServer implements AutoCloseable {
         connector.setHost(host);
         connector.setPort(port);
         connector.setIdleTimeout(config.idleTimeout().toMillis());
+        // a burst of clients, and every client while max-connections are open, waits here
+        connector.setAcceptQueueSize(AcceptQueue.SIZE);
         server.addConnector(connector);
         return connector;
     }
@@ -192,6 +195,11 @@ public final class BalancerServer implements AutoCloseable {
 
     List<Backend> backends() {
         return members;
+    }
+
+    /** How many connections the proxy and admin ports hold until the balancer accepts them (as Jetty reports it). */
+    List<Integer> acceptQueueSizes() {
+        return List.of(proxyConnector.getAcceptQueueSize(), adminConnector.getAcceptQueueSize());
     }
 
     /** The proxy connector's bean of {@code type}, or null. */

@@ -70,6 +70,19 @@ class BalancerServerTest {
         }
     }
 
+    @Test
+    void theProxyAndAdminPortsHoldABurstOfConnectionsNotJavasDefaultOfFifty() throws Exception {
+        try (StubMember n1 = StubMember.start("n1")) {
+            BalancerConfig config = BalancerConfig.defaults(List.of(new BalancerMember("n1", "localhost", n1.url(),
+                    URI.create(n1.url() + "/health"), 1))).withPorts(0, 0);
+
+            try (BalancerServer balancer = BalancerServer.start(config)) {
+                assertThat(balancer.acceptQueueSizes()).as("the accept queues of the proxy and admin ports")
+                        .containsExactly(1024, 1024);
+            }
+        }
+    }
+
     private HttpResponse<String> get(URI uri) throws Exception {
         return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
     }

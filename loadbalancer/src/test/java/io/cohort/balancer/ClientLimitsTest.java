@@ -1,6 +1,7 @@
 package io.cohort.balancer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cohort.config.ClientLimitsConfig;
 import java.io.ByteArrayOutputStream;
@@ -8,11 +9,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +31,9 @@ import org.junit.jupiter.api.Timeout;
 /** {@code <client-limits>}: a deadline for every request head, and caps on client connections. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ClientLimitsTest {
+
+    /** More connections than Java's default listen backlog (50) holds. */
+    private static final int BURST = 200;
 
     private static final Pattern CONTENT_LENGTH = Pattern.compile("(?im)^Content-Length:\\s*(\\d+)\\s*$");
 
@@ -170,6 +177,61 @@ class ClientLimitsTest {
                 socket.close();
             }
         }
+    }
+
+    /**
+     * At the total limit the balancer accepts nothing more, so new connections wait in the proxy port's accept queue:
+     * a burst of more than Java's default listen backlog (50) must fit in it. Linux drops the SYN of a connection that
+     * does not fit, and its connect times out.
+     */
+    @Test
+    void overTheTotalLimitABurstOfConnectionsWaitsInTheAcceptQueueAndIsServed() throws Exception {
+        assumeKernelQueuesAtLeast(BURST);
+        StubMember n1 = StubMember.start("n1");
+        List<Socket> idle = new ArrayList<>();
+        List<Socket> burst = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(limits(Duration.ofSeconds(30), 2, OptionalInt.empty()), n1)) {
+            idle.add(connect(lb.server.uri()));
+            idle.add(connect(lb.server.uri()));
+            for (int i = 0; i < BURST; i++) {
+                Socket socket = new Socket();
+                burst.add(socket);
+                try {
+                    socket.connect(new InetSocketAddress(lb.server.uri().getHost(), lb.server.uri().getPort()), 2_000);
+                } catch (SocketTimeoutException dropped) {
+                    throw new AssertionError("connection " + (i + 1) + " of " + BURST + " over the limit timed out: the "
+                            + "proxy port's accept queue was full and the kernel dropped the SYN", dropped);
+                }
+                write(socket.getOutputStream(), "GET /shop/ HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+            }
+
+            for (Socket open : idle) {
+                open.close();
+            }
+            for (Socket socket : burst) {
+                socket.setSoTimeout(10_000);
+                String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+                socket.close(); // the balancer's end closes once the client's has: only then is the next one accepted
+                assertThat(answer).startsWith("HTTP/1.1 200 ").endsWith("n1");
+            }
+            assertThat(n1.served()).isEqualTo(BURST);
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+            for (Socket socket : burst) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Skips on a kernel that caps every listen queue below {@code connections} (e.g. Linux before 5.4: 128). */
+    private static void assumeKernelQueuesAtLeast(int connections) throws IOException {
+        Path somaxconn = Path.of("/proc/sys/net/core/somaxconn");
+        assumeTrue(Files.isReadable(somaxconn), "a Linux kernel, whose full accept queue drops new connections");
+        // in lines: a sysctl answers one read only, and Files.readString of a file of size 0 reads one byte first
+        int cap = Integer.parseInt(Files.readAllLines(somaxconn).get(0).trim());
+        assumeTrue(cap >= connections, "net.core.somaxconn is " + cap + ", below the " + connections + " connections of the burst");
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.function.Function;
  * Turns a bound {@link RawCohort} into the public records: converts values, applies the defaults of
  * absent elements, resolves paths and secrets, and checks what the schema cannot (unique data source
  * names, via {@link ClusterBinder} the cluster's cross-references, via {@link BalancerBinder} the
- * balancer's). Each error points at the element or attribute at fault.
+ * balancer's, via {@link NodeAndBalancerPorts} the ports of a node and a balancer in one file). Each error points at
+ * the element or attribute at fault.
  */
 final class ConfigBinder {
 
@@ -32,6 +33,9 @@ final class ConfigBinder {
         Optional<CohortConfig> node = raw.node == null ? Optional.empty() : Optional.of(node(file, root, raw));
         Optional<BalancerConfig> balancer = raw.balancer == null ? Optional.empty()
                 : Optional.of(new BalancerBinder().bind(root.child("balancer"), raw.balancer));
+        if (node.isPresent() && balancer.isPresent()) {
+            NodeAndBalancerPorts.check(root, raw.admin != null, node.get(), balancer.get());
+        }
         return new ConfigFile(file, node, balancer);
     }
 

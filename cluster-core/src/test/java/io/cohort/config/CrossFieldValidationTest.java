@@ -134,6 +134,76 @@ class CrossFieldValidationTest {
                 + "or <admin port=\"...\"/>");
     }
 
+    /** A node and a balancer in one file, with extra attributes on {@code <node>} and {@code <balancer>} and an optional {@code <admin>}. */
+    private static String nodeAndBalancer(String nodeAttributes, String admin, String balancerAttributes) {
+        return """
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1" %s/>%s
+                  <balancer %s><balancer-member name="n1" url="http://127.0.0.1:8081"/></balancer>
+                </cohort>""".formatted(nodeAttributes, admin.isEmpty() ? "" : "\n  " + admin, balancerAttributes);
+    }
+
+    @Test
+    void aBalancerPortThatIsOneOfTheNodesPortsOnTheSameAddressIsRefusedAtTheBalancersAttribute() {
+        String nodeHttpAndBalancerPort = nodeAndBalancer("http-port=\"8000\"", "", "port=\"8000\"");
+        assertThat(errorOfText(nodeHttpAndBalancerPort)).hasMessage("cohort.xml:3:13: port=\"8000\" on <balancer> is the "
+                + "http-port of the <node> at 2:3, on the same address; expected another port than 8000");
+        assertThat(TestConfigs.balancerErrorOfText(nodeHttpAndBalancerPort)).as("refused when the balancer starts from the file too")
+                .hasMessageStartingWith("cohort.xml:3:13: port=\"8000\" on <balancer> is the http-port of the <node> at 2:3");
+        assertThat(errorOfText(nodeAndBalancer("http-port=\"8001\"", "", "admin-port=\"8001\"")))
+                .hasMessage("cohort.xml:3:13: admin-port=\"8001\" on <balancer> is the http-port of the <node> at 2:3, on the same "
+                        + "address; expected another port than 8001");
+        assertThat(errorOfText(nodeAndBalancer("", "<admin port=\"8002\"/>", "port=\"8002\"")))
+                .hasMessage("cohort.xml:4:13: port=\"8002\" on <balancer> is the port of the <admin> at 3:3, on the same address; "
+                        + "expected another port than 8002");
+        assertThat(errorOfText(nodeAndBalancer("", "<admin port=\"8003\"/>", "admin-port=\"8003\"")))
+                .hasMessage("cohort.xml:4:13: admin-port=\"8003\" on <balancer> is the port of the <admin> at 3:3, on the same "
+                        + "address; expected another port than 8003");
+    }
+
+    @Test
+    void aBalancerPortThatIsOneOfTheNodesPortsIsRefusedWhenEitherListensOnEveryAddress() {
+        assertThat(errorOfText(nodeAndBalancer("http-port=\"8000\" bind-addr=\"0.0.0.0\"", "", "port=\"8000\"")))
+                .as("the node listens on every address").hasMessageStartingWith("cohort.xml:3:13: port=\"8000\" on <balancer> is "
+                        + "the http-port of the <node> at 2:3");
+        assertThat(errorOfText(nodeAndBalancer("", "<admin port=\"8000\" bind-addr=\"127.0.0.2\"/>",
+                "port=\"8000\" bind-addr=\"::\"")))
+                .as("the balancer listens on every address").hasMessageStartingWith("cohort.xml:4:13: port=\"8000\" on <balancer> is "
+                        + "the port of the <admin> at 3:3");
+        assertThat(errorOfText(nodeAndBalancer("http-port=\"9000\" bind-addr=\"localhost\"", "", "admin-port=\"9000\"")))
+                .as("localhost is the balancer's default 127.0.0.1").hasMessageStartingWith("cohort.xml:3:13: admin-port=\"9000\"");
+    }
+
+    @Test
+    void aNodePortThatIsTheBalancersDefaultPortIsRefusedAtTheNodesAttribute() {
+        assertThat(errorOfText(nodeAndBalancer("http-port=\"8000\"", "", "")))
+                .hasMessage("cohort.xml:2:19: http-port=\"8000\" on <node> is the port of the <balancer> at 3:3 (left out: its "
+                        + "default), on the same address; expected another port than 8000, or port=\"...\" on <balancer>");
+        assertThat(errorOfText(nodeAndBalancer("", "<admin port=\"9000\"/>", "")))
+                .hasMessage("cohort.xml:3:10: port=\"9000\" on <admin> is the admin-port of the <balancer> at 4:3 (left out: its "
+                        + "default), on the same address; expected another port than 9000, or admin-port=\"...\" on <balancer>");
+    }
+
+    @Test
+    void aBalancerPortThatIsTheNodesDefaultAdminPortIsRefusedAtTheBalancersAttribute() {
+        assertThat(errorOfText(nodeAndBalancer("", "", "port=\"9090\"")))
+                .hasMessage("cohort.xml:3:13: port=\"9090\" on <balancer> is the node's admin port (<admin> left out: its default), "
+                        + "on the same address; expected another port than 9090, or <admin port=\"...\"/>");
+        assertThat(errorOfText(nodeAndBalancer("", "<admin token-env=\"T\"/>", "admin-port=\"9090\""), Map.of("T", "token")))
+                .hasMessage("cohort.xml:4:13: admin-port=\"9090\" on <balancer> is the port of the <admin> at 3:3 (left out: its "
+                        + "default), on the same address; expected another port than 9090, or port=\"...\" on <admin>");
+    }
+
+    @Test
+    void aNodeAndABalancerOnTheSamePortAreAcceptedOnDifferentAddressesOrWhenOneOfThePortsIsNotOpened() throws Exception {
+        assertThat(TestConfigs.parseFileText(nodeAndBalancer("http-port=\"8000\" bind-addr=\"127.0.0.2\"", "",
+                "port=\"8000\" bind-addr=\"localhost\"")).balancer().orElseThrow().port()).isEqualTo(8000);
+        assertThat(TestConfigs.parseFileText(nodeAndBalancer("http-port=\"0\"", "<admin port=\"0\"/>",
+                "port=\"0\" admin-port=\"0\"")).balancer().orElseThrow().port()).as("0: a free port each").isZero();
+        assertThat(TestConfigs.parseFileText(nodeAndBalancer("", "<admin enabled=\"false\" port=\"9000\"/>", ""))
+                .node().orElseThrow().admin().enabled()).as("a disabled <admin> listens nowhere").isFalse();
+    }
+
     @Test
     void databaseDataSourceMustNameADeclaredDataSource() {
         assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/sessions\"/></protocol>")))

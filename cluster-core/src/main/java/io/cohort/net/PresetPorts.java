@@ -81,7 +81,10 @@ public final class PresetPorts {
     /** The first port of the kernel's ephemeral range (32768 when it cannot be read). */
     public static int ephemeralStart() {
         try {
-            String[] range = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+");
+            // read line by line: Files.readString returned "3" for this file's "32768\t60999" here (JDK 17, a /proc file
+            // of no stated size), which made every machine look like the default
+            String[] range = String.join(" ", Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")))
+                    .trim().split("\\s+");
             int start = Integer.parseInt(range[0]);
             return start > LOWEST + 1_000 ? start : DEFAULT_EPHEMERAL_START;
         } catch (IOException | RuntimeException e) {

@@ -2,6 +2,7 @@ package io.cohort.bench.peers;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.cohort.net.AcceptQueue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
@@ -75,6 +76,7 @@ public final class JettyJdbcNode {
         server.setStopAtShutdown(true);
         server.setStopTimeout(10_000);
         ServerConnector connector = new ServerConnector(server);
+        connector.setAcceptQueueSize(AcceptQueue.SIZE); // as a Cohort node's: the comparison differs in replication only
         connector.setHost("127.0.0.1");
         connector.setPort(options.httpPort());
         server.addConnector(connector);

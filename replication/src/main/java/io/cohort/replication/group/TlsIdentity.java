@@ -28,6 +28,8 @@ import javax.net.ssl.SSLEngine;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.X509ExtendedTrustManager;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x500.X500NameBuilder;
+import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.asn1.x9.X9ECParameters;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
 import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
@@ -94,7 +96,9 @@ final class TlsIdentity {
 
     private static X509Certificate certify(PrivateKey privateKey, PublicKey publicKey, String clusterName)
             throws GeneralSecurityException, OperatorCreationException {
-        X500Name subject = new X500Name("CN=Cohort cluster member, O=" + clusterName.replaceAll("[,+=\"\\\\<>;#]", "_"));
+        // built value by value: a cluster name is any text, never parsed as a distinguished name
+        X500Name subject = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, "Cohort cluster member")
+                .addRDN(BCStyle.O, clusterName).build();
         Instant now = Instant.now();
         var builder = new JcaX509v3CertificateBuilder(subject, new BigInteger(64, new SecureRandom()),
                 Date.from(now.minus(Duration.ofDays(1))), Date.from(now.plus(Duration.ofDays(3650))), subject, publicKey);

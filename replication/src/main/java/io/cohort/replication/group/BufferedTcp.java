@@ -4,6 +4,7 @@ import io.cohort.metrics.OncePerKind;
 import io.micrometer.core.instrument.Counter;
 import java.io.DataInput;
 import java.net.Socket;
+import javax.net.ssl.SSLContext;
 import org.jgroups.Address;
 import org.jgroups.logging.Slf4jLogImpl;
 import org.jgroups.protocols.TCP;
@@ -18,7 +19,11 @@ import org.slf4j.LoggerFactory;
  * inside a message could then not be checked against the bytes that arrived ({@link ArrivalInput}), and a message
  * refused half-read left the rest of it in the stream.
  *
- * <p>Once {@link #countRefusedConnections} was called, a connection its acceptor refuses (a failed TLS handshake, a
+ * <p>Under TLS ({@link #secureWith}) each arriving connection completes its handshake on a thread of its own before
+ * JGroups' single acceptor thread sees it ({@link HandshakingServerSocket}): a host that opens connections and sends
+ * nothing no longer holds up the connections members open to this one.
+ *
+ * <p>Once {@link #countRefusedConnections} was called, a connection refused (a failed or late TLS handshake, a
  * wrong cookie, no peer address in time) is counted in {@code cohort.replication.connections.refused} and logged once
  * per kind, instead of JGroups' warning for each: whoever reaches the port could otherwise fill the log. What JGroups
  * reports about a connection that is going away anyway (a goodbye that cannot be written to a peer that is gone, a read
@@ -27,7 +32,11 @@ import org.slf4j.LoggerFactory;
  */
 public class BufferedTcp extends TCP {
 
-    private Counter refusedConnections;
+    private static final Logger LOG = LoggerFactory.getLogger(BufferedTcp.class);
+    private static final int MAX_KINDS_LOGGED = 16;
+
+    private volatile Counter refusedConnections;
+    private final OncePerKind kindsLogged = new OncePerKind(MAX_KINDS_LOGGED);
 
     @Override
     public void receive(Address sender, DataInput in, int length) throws Exception {
@@ -41,12 +50,34 @@ public class BufferedTcp extends TCP {
         this.refusedConnections = rejected;
     }
 
+    /**
+     * Connects to and accepts members over TLS with {@code context} ({@link TlsSocketFactory}): each arriving
+     * connection's handshake runs on a thread of its own within {@code peer_addr_read_timeout}, and a failed one is
+     * refused as the acceptor's refusals are. Call before the channel starts; JGroups' own {@code tls} stays off.
+     */
+    void secureWith(SSLContext context) {
+        setSocketFactory(new TlsSocketFactory(context, this::getPeerAddrReadTimeout,
+                (from, kind, reason) -> refused(local_addr, from, kind, reason)));
+    }
+
     @Override
     public void start() throws Exception {
         super.start(); // builds the server; its acceptor starts when the channel connects
         if (refusedConnections != null) {
             srv.setLogAcceptError(true);
-            srv.log(new ConnectionServerLog(refusedConnections));
+            srv.log(new ConnectionServerLog());
+        }
+    }
+
+    /** Counts a refused connection and logs the first of its kind. */
+    private void refused(Object local, Object from, String kind, String reason) {
+        Counter counter = refusedConnections;
+        if (counter != null) {
+            counter.increment();
+        }
+        if (kindsLogged.first(kind)) {
+            LOG.warn("{}: refused a connection from {}: {} (further refusals of this kind are only counted in "
+                    + "cohort.replication.connections.refused)", local, from, reason);
         }
     }
 
@@ -54,19 +85,13 @@ public class BufferedTcp extends TCP {
      * JGroups' log of the connection server: refused connections counted and logged once per kind, the end of a
      * connection that is closing anyway at DEBUG, everything else as JGroups logs it.
      */
-    private static final class ConnectionServerLog extends Slf4jLogImpl {
-        private static final Logger LOG = LoggerFactory.getLogger(BufferedTcp.class);
+    private final class ConnectionServerLog extends Slf4jLogImpl {
         private static final String ACCEPT_ERROR = Util.getMessage("AcceptError");
         private static final String GRACEFUL_CLOSE_FAILED = "failed sending graceful close";
         private static final String HANDLING_FAILED = "failed handling message";
-        private static final int MAX_KINDS_LOGGED = 16;
 
-        private final Counter refused;
-        private final OncePerKind kindsLogged = new OncePerKind(MAX_KINDS_LOGGED);
-
-        ConnectionServerLog(Counter refused) {
+        ConnectionServerLog() {
             super(BufferedTcp.class);
-            this.refused = refused;
         }
 
         /** A goodbye that could not be written: the connection is being closed because its peer is gone already. */
@@ -99,14 +124,10 @@ public class BufferedTcp extends TCP {
                 super.warn(message, args);
                 return;
             }
-            refused.increment();
             Object why = args[2];
             String kind = why instanceof Throwable t ? t.getClass().getName() : String.valueOf(why);
-            if (kindsLogged.first(kind)) {
-                Object from = args[1] instanceof Socket socket ? socket.getRemoteSocketAddress() : args[1];
-                LOG.warn("{}: refused a connection from {}: {} (further refusals of this kind are only counted in "
-                        + "cohort.replication.connections.refused)", args[0], from, String.valueOf(why));
-            }
+            Object from = args[1] instanceof Socket socket ? socket.getRemoteSocketAddress() : args[1];
+            refused(args[0], from, kind, String.valueOf(why));
         }
     }
 }

@@ -30,8 +30,6 @@ import org.jgroups.conf.ProtocolStackConfigurator;
 import org.jgroups.conf.XmlConfigurator;
 import org.jgroups.protocols.SYM_ENCRYPT;
 import org.jgroups.protocols.AUTH;
-import org.jgroups.protocols.TCP;
-import org.jgroups.util.TLSClientAuth;
 import org.jgroups.stack.Protocol;
 
 /**
@@ -205,9 +203,8 @@ final class GroupStack {
             if (keys.isEmpty()) {
                 return;
             }
-            if (protocol instanceof TCP tcp && tls.isPresent()) {
-                tcp.tls().enabled(true).setSSLContext(tls.get()).setClientAuth(TLSClientAuth.NEED)
-                        .setProtocols(new String[] {TlsIdentity.PROTOCOL});
+            if (protocol instanceof BufferedTcp tcp && tls.isPresent()) {
+                tcp.secureWith(tls.get());
             } else if (protocol instanceof SYM_ENCRYPT encrypt) {
                 encrypt.setSecretKey(keys.get().encryptionKey());
             } else if (protocol instanceof AUTH auth) {

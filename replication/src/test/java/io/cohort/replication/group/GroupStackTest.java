@@ -34,7 +34,6 @@ import org.jgroups.protocols.dns.DNS_PING;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
 import org.jgroups.stack.Protocol;
-import org.jgroups.util.TLSClientAuth;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,9 +139,7 @@ class GroupStackTest {
             var stack = channel.getProtocolStack();
             assertThat(stack.getTransport()).isInstanceOf(BufferedTcp.class);
             TCP tcp = (TCP) stack.getTransport();
-            assertThat(tcp.tls().enabled()).isTrue();
-            assertThat(tcp.tls().getClientAuth()).isEqualTo(TLSClientAuth.NEED);
-            assertThat(tcp.tls().getProtocols()).containsExactly("TLSv1.3");
+            assertThat(tcp.getSocketFactory()).isInstanceOf(TlsSocketFactory.class); // HandshakingServerSocketTest
             assertThat(tcp.getBundler()).isInstanceOf(PerDestinationBundler.class);
             assertThat(tcp.enableSuspectEvents()).isTrue();
             assertThat((Object) stack.findProtocol(FD_SOCK2.class)).isNull();

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.cohort.config.Secret;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,7 +24,6 @@ import javax.net.ssl.X509TrustManager;
 import org.jgroups.BytesMessage;
 import org.jgroups.protocols.FD_SOCK2;
 import org.jgroups.protocols.SYM_ENCRYPT;
-import org.jgroups.protocols.TCP;
 import org.jgroups.stack.ProtocolStack;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,6 +39,8 @@ class TlsTransportTest {
 
     private static final String SECRET = "k7Qw2ZrT9pLx4VbN8sYd";
     private static final Duration PATIENCE = Duration.ofSeconds(3);
+    /** A loopback address the members do not use: the per-address bound on handshakes under way applies to it alone. */
+    private static final String OUTSIDER_ADDRESS = "127.0.0.2";
 
     @Test
     void membersWithTheSecretReplicateOverTlsWithoutPayloadEncryptionSealsOrTheSocketFailureDetector() throws Exception {
@@ -48,7 +51,7 @@ class TlsTransportTest {
 
             ProtocolStack stack = members.get(0).service().channel().channel().getProtocolStack();
             assertThat(stack.getTransport()).isInstanceOf(BufferedTcp.class);
-            assertThat(((TCP) stack.getTransport()).tls().enabled()).as("TLS enabled on the transport").isTrue();
+            assertThat(stack.getTransport().getSocketFactory()).as("TLS sockets").isInstanceOf(TlsSocketFactory.class);
             assertThat((Object) stack.findProtocol(SYM_ENCRYPT.class)).as("SYM_ENCRYPT: TLS encrypts").isNull();
             assertThat((Object) stack.findProtocol(FD_SOCK2.class)).as("FD_SOCK2: its port is outside TLS").isNull();
             assertThat(members.get(0).service().channel().seals()).as("frames sealed: TLS authenticates them").isFalse();
@@ -111,6 +114,35 @@ class TlsTransportTest {
             members.get(1).crash();
 
             TestGroup.awaitMembers(List.of(members.get(0)), Duration.ofSeconds(15));
+        }
+    }
+
+    @Test
+    void silentConnectionsFromAnOutsiderDoNotHoldUpAMembersHandshake() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).securedWithTls(SECRET)) {
+            TestMember first = group.start(0, "n1");
+            InetSocketAddress port = Outsider.listening(first);
+            int silent = 40; // each would hold the acceptor for the greeting timeout if handshakes ran one after another
+            List<Socket> outsider = new ArrayList<>();
+            try {
+                for (int i = 0; i < silent; i++) {
+                    Socket socket = new Socket();
+                    socket.bind(new InetSocketAddress(OUTSIDER_ADDRESS, 0)); // another source address than the members'
+                    socket.connect(port, 5_000);
+                    outsider.add(socket);
+                }
+                TestMember second = group.start(1, "n2");
+
+                TestGroup.awaitMembers(List.of(first, second), Duration.ofSeconds(10));
+                ShopVisit visit = new ShopVisit(first).request(Map.of("cart", "EST-1"));
+                Await.until("the copy arrives", () -> second.backupVersion(visit.id()) == visit.version());
+                // those over the per-address bound refused at once, the others once their handshake time ran out
+                Await.until("every silent connection refused", () -> first.refusedConnections() == silent);
+            } finally {
+                for (Socket socket : outsider) {
+                    socket.close();
+                }
+            }
         }
     }
 

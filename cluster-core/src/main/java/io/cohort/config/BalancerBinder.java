@@ -41,7 +41,7 @@ final class BalancerBinder {
                 at.convert("policy", raw.policy, Policy::fromXml), raw.sessionCookie,
                 at.duration("connect-timeout", raw.connectTimeout), at.duration("request-timeout", raw.requestTimeout),
                 at.duration("idle-timeout", raw.idleTimeout), at.size("max-request-body", raw.maxRequestBody),
-                maxHeaderSize(at, raw.maxHeaderSize), at.integer("max-connections", raw.maxConnections), at.duration("graceful-stop", raw.gracefulStop), health,
+                maxHeaderSize(at, raw.maxHeaderSize), memberLimits(at, raw), at.duration("graceful-stop", raw.gracefulStop), health,
                 clientLimits, members,
                 hostWeights, AddressRanges.parse(at, "trusted-proxies", raw.trustedProxies));
     }
@@ -87,6 +87,21 @@ final class BalancerBinder {
         int perSecond = at.integer("max-request-rate", rate);
         int burst = raw.requestBurst == null ? perSecond : at.integer("request-burst", raw.requestBurst);
         return Optional.of(new ClientLimitsConfig.RequestRate(perSecond, burst));
+    }
+
+    private static MemberLimitsConfig memberLimits(SourceElement at, RawCohort.RawBalancer raw) throws ConfigException {
+        return new MemberLimitsConfig(at.integer("max-connections", raw.maxConnections),
+                at.integer("max-queued-per-member", raw.maxQueuedPerMember), maxMemberHeaderSize(at, raw.maxMemberHeaderSize));
+    }
+
+    /** From {@link MemberLimitsConfig#MIN_HEADER_SIZE} to {@link MemberLimitsConfig#MAX_HEADER_SIZE}, refused at the attribute otherwise. */
+    private static DataSize maxMemberHeaderSize(SourceElement at, String value) throws ConfigException {
+        DataSize size = at.size("max-member-header-size", value);
+        if (size.compareTo(MemberLimitsConfig.MIN_HEADER_SIZE) < 0 || size.compareTo(MemberLimitsConfig.MAX_HEADER_SIZE) > 0) {
+            throw at.attributeError("max-member-header-size", "max-member-header-size=\"" + value + "\" on " + at.tag()
+                    + " is out of range", "a size from " + MemberLimitsConfig.MIN_HEADER_SIZE + " to " + MemberLimitsConfig.MAX_HEADER_SIZE);
+        }
+        return size;
     }
 
     private static DataSize maxHeaderSize(SourceElement at, String value) throws ConfigException {

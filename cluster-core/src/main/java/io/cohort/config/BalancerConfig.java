@@ -25,7 +25,8 @@ import java.util.Set;
  * @param idleTimeout     how long an idle connection (client or member side) is kept
  * @param maxRequestBody  the largest request body accepted
  * @param maxHeaderSize   the largest request head (request line and headers) accepted
- * @param maxConnections  the most connections opened to one member
+ * @param memberLimits    what the balancer holds for each member: its connections, the requests waiting for one of
+ *                        them, the largest head of its answers
  * @param gracefulStop    how long a stop lets requests in flight finish; zero stops at once
  * @param health          the active health checks
  * @param clientLimits    the deadline for a client's request head, the caps on client connections and on each client's request rate
@@ -37,7 +38,7 @@ import java.util.Set;
  */
 public record BalancerConfig(String name, String host, String bindAddress, int port, String adminBindAddress, int adminPort,
                              Policy policy, String sessionCookie, Duration connectTimeout, Duration requestTimeout,
-                             Duration idleTimeout, DataSize maxRequestBody, DataSize maxHeaderSize, int maxConnections,
+                             Duration idleTimeout, DataSize maxRequestBody, DataSize maxHeaderSize, MemberLimitsConfig memberLimits,
                              Duration gracefulStop, HealthCheckConfig health, ClientLimitsConfig clientLimits,
                              List<BalancerMember> members,
                              Map<String, Integer> hostWeights, List<String> trustedProxies) {
@@ -69,9 +70,7 @@ public record BalancerConfig(String name, String host, String bindAddress, int p
         if (maxHeaderSize.bytes() < 256 || maxHeaderSize.bytes() > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("maxHeaderSize must be from 256B to 2GiB: " + maxHeaderSize);
         }
-        if (maxConnections < 1) {
-            throw new IllegalArgumentException("maxConnections must be at least 1: " + maxConnections);
-        }
+        Objects.requireNonNull(memberLimits, "memberLimits");
         Objects.requireNonNull(gracefulStop, "gracefulStop");
         if (gracefulStop.isNegative()) {
             throw new IllegalArgumentException("gracefulStop cannot be negative: " + gracefulStop);
@@ -98,22 +97,22 @@ public record BalancerConfig(String name, String host, String bindAddress, int p
      */
     public static BalancerConfig defaults(List<BalancerMember> members) {
         return new BalancerConfig("balancer", "localhost", "127.0.0.1", 8000, "127.0.0.1", 9000, Policy.ROUND_ROBIN_LOCAL, "JSESSIONID",
-                Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(30), DataSize.parse("10MB"), DataSize.parse("8KiB"), 64,
-                Duration.ofSeconds(5), HealthCheckConfig.DEFAULT, ClientLimitsConfig.DEFAULT, members, Map.of(),
+                Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(30), DataSize.parse("10MB"), DataSize.parse("8KiB"),
+                MemberLimitsConfig.DEFAULT, Duration.ofSeconds(5), HealthCheckConfig.DEFAULT, ClientLimitsConfig.DEFAULT, members, Map.of(),
                 List.of());
     }
 
     /** This configuration with other ports (0 picks a free one). */
     public BalancerConfig withPorts(int port, int adminPort) {
         return new BalancerConfig(name, host, bindAddress, port, adminBindAddress, adminPort, policy, sessionCookie, connectTimeout,
-                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, clientLimits, members, hostWeights,
+                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, memberLimits, gracefulStop, health, clientLimits, members, hostWeights,
                 trustedProxies);
     }
 
     /** This configuration with another policy and the host it counts as for local affinity. */
     public BalancerConfig withPolicy(Policy policy, String host) {
         return new BalancerConfig(name, host, bindAddress, port, adminBindAddress, adminPort, policy, sessionCookie, connectTimeout,
-                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, maxConnections, gracefulStop, health, clientLimits, members, hostWeights,
+                requestTimeout, idleTimeout, maxRequestBody, maxHeaderSize, memberLimits, gracefulStop, health, clientLimits, members, hostWeights,
                 trustedProxies);
     }
 

@@ -165,6 +165,8 @@ final class RawCohort {
         @JsonProperty("max-request-body") String maxRequestBody = "10MB";
         @JsonProperty("max-header-size") String maxHeaderSize = "8KiB";
         @JsonProperty("max-connections") String maxConnections = "64";
+        @JsonProperty("max-queued-per-member") String maxQueuedPerMember = "1024";
+        @JsonProperty("max-member-header-size") String maxMemberHeaderSize = "64KiB";
         @JsonProperty("graceful-stop") String gracefulStop = "5s";
         @JsonProperty("trusted-proxies") String trustedProxies = "none";
         RawHealth health;

@@ -296,6 +296,46 @@ class BalancerConfigTest {
     }
 
     @Test
+    void memberLimitsAreReadFromTheBalancersAttributes() throws Exception {
+        BalancerConfig config = TestConfigs.parseBalancerText(withBalancerAttributes(
+                "max-connections=\"8\" max-queued-per-member=\"16\" max-member-header-size=\"128KiB\""));
+        assertThat(config.memberLimits()).isEqualTo(new MemberLimitsConfig(8, 16, DataSize.parse("128KiB")));
+
+        assertThat(TestConfigs.parseBalancerText(withBalancerAttributes("max-queued-per-member=\"1\" max-member-header-size=\"1KiB\""))
+                .memberLimits()).as("the smallest").isEqualTo(new MemberLimitsConfig(64, 1, DataSize.parse("1KiB")));
+        assertThat(TestConfigs.parseBalancerText(withBalancerAttributes("max-member-header-size=\"1048576B\"")).memberLimits().maxHeaderSize())
+                .as("the largest head").isEqualTo(DataSize.parse("1MiB"));
+    }
+
+    @Test
+    void memberLimitsOutOfRangeAreRefusedAtTheirAttribute() {
+        assertThat(TestConfigs.balancerErrorOfText(withBalancerAttributes("max-queued-per-member=\"0\"")))
+                .hasMessage("cohort.xml:2:13: invalid value max-queued-per-member=\"0\" on <balancer>; expected an integer ≥ 1");
+        assertThat(TestConfigs.balancerErrorOfText(withBalancerAttributes("max-queued-per-member=\"-5\"")))
+                .hasMessageStartingWith("cohort.xml:2:13: invalid value max-queued-per-member=\"-5\" on <balancer>");
+        assertThat(TestConfigs.balancerErrorOfText(withBalancerAttributes("max-queued-per-member=\"2147483648\"")))
+                .hasMessageStartingWith("cohort.xml:2:13: invalid value max-queued-per-member=\"2147483648\" on <balancer>");
+        assertThat(TestConfigs.balancerErrorOfText(withBalancerAttributes("max-member-header-size=\"1023B\"")))
+                .hasMessage("cohort.xml:2:13: max-member-header-size=\"1023B\" on <balancer> is out of range; expected a size from 1KiB to 1MiB");
+        assertThat(TestConfigs.balancerErrorOfText(withBalancerAttributes("max-member-header-size=\"2MiB\"")))
+                .hasMessage("cohort.xml:2:13: max-member-header-size=\"2MiB\" on <balancer> is out of range; expected a size from 1KiB to 1MiB");
+        assertThat(TestConfigs.balancerErrorOfText(withBalancerAttributes("max-member-header-size=\"64k\"")))
+                .hasMessageStartingWith("cohort.xml:2:13: invalid value max-member-header-size=\"64k\" on <balancer>");
+        assertThatThrownBy(() -> new MemberLimitsConfig(64, 0, DataSize.parse("64KiB"))).hasMessage("maxQueued must be at least 1: 0");
+        assertThatThrownBy(() -> new MemberLimitsConfig(64, 1024, DataSize.parse("2MiB")))
+                .hasMessage("maxHeaderSize must be from 1KiB to 1MiB: 2MiB");
+    }
+
+    private static String withBalancerAttributes(String attributes) {
+        return """
+                <cohort xmlns="urn:cohort:config:1">
+                  <balancer %s>
+                    <balancer-member name="n1" url="http://127.0.0.1:8081"/>
+                  </balancer>
+                </cohort>""".formatted(attributes);
+    }
+
+    @Test
     void aRequestRateIsReadWithItsBurstWhichDefaultsToOneSecondsWorth() throws Exception {
         assertThat(clientLimits("<client-limits max-request-rate=\"50\" request-burst=\"120\"/>").requestRate())
                 .contains(new ClientLimitsConfig.RequestRate(50, 120));

@@ -79,7 +79,9 @@ class ConfigDefaultsTest {
         b.put("balancer/idle-timeout", c -> c.balancer.idleTimeout());
         b.put("balancer/max-request-body", c -> c.balancer.maxRequestBody());
         b.put("balancer/max-header-size", c -> c.balancer.maxHeaderSize());
-        b.put("balancer/max-connections", c -> c.balancer.maxConnections());
+        b.put("balancer/max-connections", c -> c.balancer.memberLimits().maxConnections());
+        b.put("balancer/max-queued-per-member", c -> c.balancer.memberLimits().maxQueued());
+        b.put("balancer/max-member-header-size", c -> c.balancer.memberLimits().maxHeaderSize());
         b.put("balancer/graceful-stop", c -> c.balancer.gracefulStop());
         b.put("balancer/trusted-proxies", c -> c.balancer.trustedProxies().isEmpty() ? "none"
                 : String.join(" ", c.balancer.trustedProxies()));
@@ -136,6 +138,7 @@ class ConfigDefaultsTest {
 
         assertThat(minimal.health()).isEqualTo(new Configs().balancer.health()).isEqualTo(HealthCheckConfig.DEFAULT);
         assertThat(minimal.clientLimits()).isEqualTo(new Configs().balancer.clientLimits()).isEqualTo(ClientLimitsConfig.DEFAULT);
+        assertThat(minimal.memberLimits()).isEqualTo(new Configs().balancer.memberLimits()).isEqualTo(MemberLimitsConfig.DEFAULT);
         assertThat(minimal.members().get(0).weight()).isEqualTo(1);
         assertThat(minimal.members().get(0).healthUrl()).hasToString("http://127.0.0.1:8081/health");
         assertThat(BalancerConfig.defaults(minimal.members())).as("BalancerConfig.defaults").isEqualTo(minimal);

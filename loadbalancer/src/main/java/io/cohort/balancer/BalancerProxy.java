@@ -1,6 +1,7 @@
 package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
+import io.cohort.config.MemberLimitsConfig;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -46,7 +47,7 @@ import org.slf4j.LoggerFactory;
  * attempt that failed because the client's body could not be read (it ended early, stalled, was
  * malformed or grew past the limit) is the client's failure: it counts against no member (no
  * error, no health change) and is not retried. A request HttpClient refuses to queue because
- * {@link #MAX_QUEUED_PER_MEMBER} already wait for its member's connections is the balancer's own
+ * {@code max-queued-per-member} already wait for its member's connections is the balancer's own
  * overload: 503 with {@code Retry-After}, no member error, no retry.
  *
  * <p>A client that goes away (closes or resets its connection) while its request waits for the member's answer takes
@@ -68,35 +69,24 @@ final class BalancerProxy extends ProxyHandler {
     private static final Logger LOG = LoggerFactory.getLogger(BalancerProxy.class);
     static final String ROUTED_HEADER = "X-Cohort-Routed";
     /**
-     * The largest head of a member's answer (status line and headers) the balancer takes: a larger one is the
-     * member's error (502, counted in its {@code cohort_balancer_errors_total}, not retried, as an answer had begun).
-     * The proxy connector can write a head this large plus {@link #OWN_RESPONSE_HEADERS} (see {@link BalancerServer}),
-     * so an answer the balancer took is never refused when it is passed on.
+     * Room for what the balancer adds to a member's answer head: {@code X-Cohort-Routed}, {@code Via}, {@code Date}. The
+     * proxy connector can write a head of {@code max-member-header-size} plus this (see {@link BalancerServer}), so an
+     * answer the balancer took is never refused when it is passed on.
      */
-    static final int MAX_MEMBER_HEAD = 64 * 1024;
-    /** Room for what the balancer adds to a member's answer head: {@code X-Cohort-Routed}, {@code Via}, {@code Date}. */
     static final int OWN_RESPONSE_HEADERS = 4 * 1024;
 
     private final BalancerConfig config;
     private final Router router;
     private final BalancerMetrics metrics;
     private final long maxBody;
-    /**
-     * Most requests that wait for a connection to one member (all {@code max-connections} busy) before the balancer
-     * refuses further ones with 503 (HttpClient's {@code maxRequestsQueuedPerDestination}; Jetty's default too).
-     */
-    static final int MAX_QUEUED_PER_MEMBER = 1024;
     /** Seconds a client is asked to wait ({@code Retry-After}) when the queue for its member was full. */
     private static final String OVERLOADED_RETRY_AFTER = "1";
 
     private final ForwardedHeaders forwarded;
-    private final int maxQueuedPerMember;
     private final AtomicBoolean overloadLogged = new AtomicBoolean();
 
-    /** @param maxQueuedPerMember see {@link #MAX_QUEUED_PER_MEMBER}, the value a balancer runs with */
-    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded, int maxQueuedPerMember) {
+    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded) {
         this.config = config;
-        this.maxQueuedPerMember = maxQueuedPerMember;
         this.forwarded = forwarded;
         this.router = router;
         this.metrics = metrics;
@@ -123,14 +113,17 @@ final class BalancerProxy extends ProxyHandler {
         super.configureHttpClient(client);
         client.setConnectTimeout(config.connectTimeout().toMillis());
         client.setIdleTimeout(config.idleTimeout().toMillis());
-        client.setMaxConnectionsPerDestination(config.maxConnections());
-        client.setMaxRequestsQueuedPerDestination(maxQueuedPerMember);
+        MemberLimitsConfig limits = config.memberLimits();
+        client.setMaxConnectionsPerDestination(limits.maxConnections());
+        // over it, HttpClient refuses the request and answerOverloaded answers 503 (Jetty's own default is 1,024 too)
+        client.setMaxRequestsQueuedPerDestination(limits.maxQueued());
         client.setUserAgentField(null);
         client.setDefaultRequestContentType(null); // a body without Content-Type goes on without one, as the client sent it
         // a head the balancer accepted must fit once it adds Via and the forwarding headers (X-Forwarded-Host and
         // Forwarded repeat the client's Host): room for the head twice over plus a little
         client.setMaxRequestHeadersSize((int) Math.min(Integer.MAX_VALUE, config.maxHeaderSize().bytes() * 2 + 1024));
-        client.setMaxResponseHeadersSize(MAX_MEMBER_HEAD);
+        // a larger head is the member's 502 (counted in its cohort_balancer_errors_total, not retried: an answer had begun)
+        client.setMaxResponseHeadersSize((int) limits.maxHeaderSize().bytes());
     }
 
     @Override
@@ -439,7 +432,7 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     /**
-     * Answers a request that HttpClient refused to queue for its member ({@link #MAX_QUEUED_PER_MEMBER} were waiting
+     * Answers a request that HttpClient refused to queue for its member ({@code max-queued-per-member} were waiting
      * for one of its {@code max-connections}): the balancer's own overload, not the member's failure. 503 with
      * {@code Retry-After}, counted in {@code cohort_balancer_overloaded_total} (the first logged); no error of the
      * member, no health change and no retry, which would move a session away from its owner, or send a POST
@@ -449,7 +442,7 @@ final class BalancerProxy extends ProxyHandler {
         metrics.overloaded();
         if (overloadLogged.compareAndSet(false, true)) {
             LOG.warn("Balancer {}: {} requests wait for a connection to it; further ones are answered 503 (logged once)",
-                    exchange.backend().logName(), maxQueuedPerMember);
+                    exchange.backend().logName(), config.memberLimits().maxQueued());
         }
         LOG.debug("{} {} to {} refused: its queue is full", request.getMethod(), request.getHttpURI().getPath(), exchange.backend());
         if (response.isCommitted()) {

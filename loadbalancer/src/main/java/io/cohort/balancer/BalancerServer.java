@@ -52,7 +52,7 @@ public final class BalancerServer implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private HealthChecker healthChecker;
 
-    private BalancerServer(BalancerConfig config, RandomGenerator random, int maxQueuedPerMember) {
+    private BalancerServer(BalancerConfig config, RandomGenerator random) {
         this.config = config;
         this.metrics = new BalancerMetrics(config.name());
         this.clientClosures = new ClientConnectionClosures(config.name(), metrics.registry());
@@ -80,7 +80,7 @@ public final class BalancerServer implements AutoCloseable {
 
         ContextHandler admin = new ContextHandler(new BalancerAdminHandler(this::health, metrics), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));
-        proxy = new BalancerProxy(config, router, metrics, forwarded, maxQueuedPerMember);
+        proxy = new BalancerProxy(config, router, metrics, forwarded);
         Handler clients = limits.requestRate()
                 .map(rate -> RequestRateLimit.around(proxy, rate, forwarded, config.name(), metrics.registry()))
                 .orElse(proxy);
@@ -94,7 +94,7 @@ public final class BalancerServer implements AutoCloseable {
         http.setSendXPoweredBy(false);
         http.setRequestHeaderSize((int) config.maxHeaderSize().bytes());
         // every member answer head the proxy's client takes must fit when passed on (Jetty's default is 16 KiB)
-        http.setMaxResponseHeaderSize(BalancerProxy.MAX_MEMBER_HEAD + BalancerProxy.OWN_RESPONSE_HEADERS);
+        http.setMaxResponseHeaderSize((int) config.memberLimits().maxHeaderSize().bytes() + BalancerProxy.OWN_RESPONSE_HEADERS);
         ServerConnector connector = new ServerConnector(server, connections.apply(http));
         connector.setName(name);
         connector.setHost(host);
@@ -116,15 +116,7 @@ public final class BalancerServer implements AutoCloseable {
      * robin's starting point (tests pass a seeded one; it must be thread-safe).
      */
     public static BalancerServer start(BalancerConfig config, RandomGenerator random) throws Exception {
-        return start(config, random, BalancerProxy.MAX_QUEUED_PER_MEMBER);
-    }
-
-    /**
-     * {@link #start(BalancerConfig, RandomGenerator)} with another bound than {@link BalancerProxy#MAX_QUEUED_PER_MEMBER}
-     * on the requests that wait for a connection to one member (tests fill a short queue).
-     */
-    static BalancerServer start(BalancerConfig config, RandomGenerator random, int maxQueuedPerMember) throws Exception {
-        BalancerServer balancer = new BalancerServer(config, random, maxQueuedPerMember);
+        BalancerServer balancer = new BalancerServer(config, random);
         try {
             balancer.server.start();
             balancer.healthChecker = new HealthChecker(config.name(), config.idleTimeout(), config.health(), balancer.members);

@@ -5,6 +5,7 @@ import io.cohort.config.BalancerMember;
 import io.cohort.config.ClientLimitsConfig;
 import io.cohort.config.DataSize;
 import io.cohort.config.HealthCheckConfig;
+import io.cohort.config.MemberLimitsConfig;
 import io.cohort.config.Policy;
 import io.cohort.net.PresetPorts;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,7 +59,7 @@ final class TestBalancer implements AutoCloseable {
         DataSize maxHeaderSize = DataSize.parse("8KiB");
         Duration requestTimeout = Duration.ofSeconds(10);
         Duration idleTimeout = Duration.ofSeconds(30);
-        int maxConnections = 64;
+        int maxConnections = MemberLimitsConfig.DEFAULT.maxConnections();
         /** Extra members that listen nowhere: name to a port nothing listens on. */
         Map<String, Integer> deadMembers = Map.of();
         /** Extra members that a test serves from its own socket: name to that socket's loopback port. */
@@ -69,7 +70,9 @@ final class TestBalancer implements AutoCloseable {
         List<String> trustedProxies = List.of();
         ClientLimitsConfig clientLimits = ClientLimitsConfig.DEFAULT;
         /** Most requests waiting for a connection to one member. */
-        int maxQueuedPerMember = BalancerProxy.MAX_QUEUED_PER_MEMBER;
+        int maxQueuedPerMember = MemberLimitsConfig.DEFAULT.maxQueued();
+        /** The largest head of a member's answer the balancer takes. */
+        DataSize maxMemberHeaderSize = MemberLimitsConfig.DEFAULT.maxHeaderSize();
     }
 
     static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
@@ -83,9 +86,10 @@ final class TestBalancer implements AutoCloseable {
         settings.urlMembers.forEach((name, url) -> members.add(new BalancerMember(name, "elsewhere", url, url.resolve("/health"), 1)));
         BalancerConfig config = new BalancerConfig("lb" + NAMES.incrementAndGet(), settings.host, "127.0.0.1", 0, "127.0.0.1", 0,
                 settings.policy, "JSESSIONID", Duration.ofSeconds(2), settings.requestTimeout, settings.idleTimeout,
-                settings.maxRequestBody, settings.maxHeaderSize, settings.maxConnections, Duration.ZERO, settings.health, settings.clientLimits, members, settings.weights,
-                settings.trustedProxies);
-        return new TestBalancer(BalancerServer.start(config, new Random(42), settings.maxQueuedPerMember), List.of(stubs));
+                settings.maxRequestBody, settings.maxHeaderSize,
+                new MemberLimitsConfig(settings.maxConnections, settings.maxQueuedPerMember, settings.maxMemberHeaderSize), Duration.ZERO,
+                settings.health, settings.clientLimits, members, settings.weights, settings.trustedProxies);
+        return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
     }
 
     private static BalancerMember portMember(String name, int port) {

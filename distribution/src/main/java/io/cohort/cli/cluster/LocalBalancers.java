@@ -46,7 +46,7 @@ public final class LocalBalancers implements AutoCloseable {
                         basePort == 0 ? 0 : basePort + k, defaults.adminBindAddress(),
                         adminBasePort == 0 ? 0 : adminBasePort + k, Policy.ROUND_ROBIN_LOCAL, defaults.sessionCookie(),
                         defaults.connectTimeout(), defaults.requestTimeout(), defaults.idleTimeout(),
-                        defaults.maxRequestBody(), defaults.maxHeaderSize(), defaults.maxConnections(),
+                        defaults.maxRequestBody(), defaults.maxHeaderSize(), defaults.memberLimits(),
                         defaults.gracefulStop(), defaults.health(), defaults.clientLimits(), members, defaults.hostWeights(),
                         defaults.trustedProxies());
                 running.add(new Running(host, BalancerServer.start(config)));

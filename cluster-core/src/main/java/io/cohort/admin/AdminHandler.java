@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  *   <tr><td>GET /metrics</td><td>no</td><td>Prometheus text format</td></tr>
  *   <tr><td>GET /admin/apps</td><td>yes</td><td>deployed applications</td></tr>
  *   <tr><td>PUT /admin/apps/{name}</td><td>yes</td><td>body is a WAR: deploy or redeploy; 200 with the application;
- *       413 when larger than {@code max-upload}, and nothing is deployed or left on disk</td></tr>
+ *       413 when larger than {@code max-upload}, and nothing is deployed or left on disk (the rest of the body is
+ *       read and dropped within {@link LingeringClose}'s bounds, so a client still sending it reads the 413)</td></tr>
  *   <tr><td>DELETE /admin/apps/{name}</td><td>yes</td><td>undeploy; 204, or 404 if not deployed</td></tr>
  *   <tr><td>GET /admin/status</td><td>yes</td><td>health, applications and cluster members</td></tr>
  *   <tr><td>POST /admin/stop</td><td>yes</td><td>202; the node stops gracefully</td></tr>
@@ -114,7 +115,7 @@ public final class AdminHandler extends Handler.Abstract {
             if (uploadLimit.refuses(request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH))) {
                 throw uploadLimit.tooLarge();
             }
-            try (InputStream war = uploadLimit.cap(Content.Source.asInputStream(request))) {
+            try (InputStream war = uploadLimit.cap(new RequestBodyStream(request))) {
                 send(response, callback, HttpStatus.OK_200, node.deploy(name, war));
             }
         } else if (path.startsWith("/apps/") && HttpMethod.DELETE.is(method)) {
@@ -146,16 +147,20 @@ public final class AdminHandler extends Handler.Abstract {
 
     /**
      * Answers with a JSON error. A refused request may still have body bytes on the wire that nobody
-     * reads (an unauthenticated WAR upload, say), after which the connection cannot carry another
-     * request; the answer says {@code Connection: close} so that clients do not reuse it and then find
-     * it closed under their next request.
+     * read (an unauthenticated WAR upload, a WAR over {@code max-upload}), after which the connection
+     * cannot carry another request; the answer says {@code Connection: close} so that clients do not
+     * reuse it and then find it closed under their next request. The rest of such a body is read and
+     * dropped after the answer ({@link LingeringClose}, within its bounds), so that a client still
+     * sending it gets the answer instead of a reset connection.
      */
     private void error(Request request, Response response, Callback callback, int status, String message)
             throws IOException {
+        Callback completion = callback;
         if (carriesBody(request)) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+            completion = LingeringClose.afterAnswer(request, callback);
         }
-        send(response, callback, status, Map.of("error", message == null ? "" : message));
+        send(response, completion, status, Map.of("error", message == null ? "" : message));
     }
 
     private static boolean carriesBody(Request request) {

@@ -137,7 +137,7 @@ public final class ReplicationCostBench {
         md.append(String.format(Locale.ROOT, "Run %s, %s; load average before: %s. Command: `%s`.%n%n", started,
                 MachineInfo.now(), loadBefore, command));
         md.append(String.format(Locale.ROOT, "Two members in one JVM over JGroups TCP on loopback, authenticated and encrypted "
-                + "(payloads with AES as a local cluster is, or the connections with TLS in a TLS variant); onRequestEnd, modifiedAttributes, asynchronous, write-quota 1. %d request "
+                + "(payloads with AES as with tls=\"false\", or the connections with TLS in a TLS variant); onRequestEnd, modifiedAttributes, asynchronous, write-quota 1. %d request "
                 + "threads offer %d changes/s over %d sessions, a search (5.2 KB) and the cart (0.9 KB) in turn; %d s warm-up "
                 + "and %d s measured per variant, each on a fresh pair, after one unrecorded measurement that warms the JVM. "
                 + "CPU is the whole process's (both members, and the request threads with their pacing) divided by the "

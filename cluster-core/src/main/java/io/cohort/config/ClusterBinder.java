@@ -49,7 +49,8 @@ final class ClusterBinder {
     private SecurityConfig security(SourceElement at, RawCohort.RawSecurity raw, ProtocolConfig protocol) throws ConfigException {
         Secret secret = secrets.required(at, "secret-env", raw.secretEnv, "secret-file", raw.secretFile);
         boolean encrypt = at.flag("encrypt", raw.encrypt);
-        boolean tls = at.flag("tls", raw.tls);
+        // absent: peer members encrypt over TLS, which authenticates a connection before a byte of JGroups is read
+        boolean tls = raw.tls == null ? protocol instanceof PeerProtocol && encrypt : at.flag("tls", raw.tls);
         if (tls && !(protocol instanceof PeerProtocol)) {
             throw at.attributeError("tls", "tls=\"true\" on " + at.tag() + " needs the <peer> protocol: members of "
                     + (protocol instanceof MulticastProtocol ? "a multicast group send UDP datagrams, which TLS cannot carry"

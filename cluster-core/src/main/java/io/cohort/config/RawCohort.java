@@ -147,7 +147,8 @@ final class RawCohort {
         @JsonProperty("secret-env") String secretEnv;
         @JsonProperty("secret-file") String secretFile;
         String encrypt = "true";
-        String tls = "false";
+        /** Absent: TLS with {@code <peer>} when traffic is encrypted, otherwise none ({@link ClusterBinder}). */
+        String tls;
     }
 
     static final class RawBalancer {

@@ -65,7 +65,6 @@ class ConfigDefaultsTest {
         b.put("database/batch-size", c -> c.databaseProtocol().batchSize());
         b.put("database/flush-interval", c -> c.databaseProtocol().flushInterval());
         b.put("security/encrypt", c -> c.peerCluster().security().orElseThrow().encrypt());
-        b.put("security/tls", c -> c.peerCluster().security().orElseThrow().tls());
         b.put("balancer/name", c -> c.balancer.name());
         b.put("balancer/host", c -> c.balancer.host());
         b.put("balancer/bind-addr", c -> c.balancer.bindAddress());
@@ -113,6 +112,14 @@ class ConfigDefaultsTest {
             Object bound = bindings.get(attribute).apply(configs);
             assertThat(bound).as(attribute + " default=\"" + lexical + "\"").isEqualTo(javaValue(bound, lexical));
         });
+    }
+
+    @Test
+    void tlsHasNoSchemaDefaultBecauseItFollowsTheProtocolAndEncryption() throws Exception {
+        Configs configs = new Configs();
+
+        assertThat(configs.peerCluster().security().orElseThrow().tls()).as("<peer>, encrypted").isTrue();
+        assertThat(configs.multicastCluster().security().orElseThrow().tls()).as("<multicast>").isFalse();
     }
 
     @Test

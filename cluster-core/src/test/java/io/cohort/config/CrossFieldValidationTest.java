@@ -320,6 +320,23 @@ class CrossFieldValidationTest {
     }
 
     @Test
+    void peerTrafficIsEncryptedOverTlsUnlessTlsIsTurnedOffOrNothingIsEncrypted() throws Exception {
+        Map<String, String> env = Map.of("S", "k7Qw2ZrT9pLx4VbN8sYd");
+        assertThat(security("<peer/>", "", env).tls()).as("peer, encrypted by default").isTrue();
+        assertThat(security("<peer/>", " tls=\"false\"", env)).as("peer, SYM_ENCRYPT")
+                .extracting(SecurityConfig::tls, SecurityConfig::encrypt).containsExactly(false, true);
+        assertThat(security("<peer/>", " encrypt=\"false\"", env)).as("peer, authenticated only")
+                .extracting(SecurityConfig::tls, SecurityConfig::encrypt).containsExactly(false, false);
+        assertThat(security("<multicast ip=\"228.8.8.8\"/>", "", env)).as("multicast: UDP, no TLS")
+                .extracting(SecurityConfig::tls, SecurityConfig::encrypt).containsExactly(false, true);
+    }
+
+    private SecurityConfig security(String protocol, String attributes, Map<String, String> env) throws Exception {
+        return TestConfigs.parseText(cluster("    <protocol>" + protocol + "</protocol>\n    <security secret-env=\"S\"" + attributes
+                + "/>"), env).cluster().orElseThrow().security().orElseThrow();
+    }
+
+    @Test
     void unsetSecretVariableIsNamed() {
         assertThat(errorOfText(cluster("    <protocol><peer/></protocol>\n    <security secret-env=\"COHORT_CLUSTER_SECRET\"/>")))
                 .hasMessage("cohort.xml:6:15: environment variable COHORT_CLUSTER_SECRET (secret-env on <security>) is not set; "

@@ -88,7 +88,8 @@ public final class ClusterCommand implements Callable<Integer> {
                     + "(1 onSetAttribute, 2 onRequestEnd, 3 onShutdown), scope (1 modified, 2 all), delivery "
                     + "(1 async, 2 sync), wqN = write-quota N, bN = batch-size N (changes per group message; b1: "
                     + "each alone), fN = flush-interval N ms, sN = security (s2 authenticated and encrypted, the "
-                    + "default; s1 authenticated; s0 neither; s3 peer over TLS); none = no replication (default: ${DEFAULT-VALUE}).")
+                    + "default: over TLS on peer; s1 authenticated; s0 neither; s3 TLS, peer only; s4 payload encryption "
+                    + "without TLS); none = no replication (default: ${DEFAULT-VALUE}).")
     String pattern;
 
     @Option(names = "--replication-base-port", paramLabel = "PORT", defaultValue = "7800",

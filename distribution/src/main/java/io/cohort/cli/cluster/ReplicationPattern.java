@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * default: the protocol's) and by {@code fN} for its {@code flush-interval} in milliseconds (how long a
  * busy send lane gathers changes for one message; {@code f0}: only what is queued; default: the
  * protocol's) and by {@code sN} for the group's {@link GroupSecurity} ({@code s2}, the default: members
- * authenticate and traffic is encrypted; {@code s1}: authenticated, not encrypted; {@code s0}: neither, as in the
- * study; {@code s3}: peer only, over TLS with the key derived from the secret); or {@code none} for no replication. {@code 2211}, the study's
+ * authenticate and traffic is encrypted, over TLS with the peer protocol; {@code s1}: authenticated, not encrypted;
+ * {@code s0}: neither, as in the study; {@code s3}: peer only, over TLS with the key derived from the secret;
+ * {@code s4}: payload encryption and sealed frames, without TLS); or {@code none} for no replication. {@code 2211}, the study's
  * recommendation, is peer · onRequestEnd · modifiedAttributes · asynchronous.
  *
  * @param name the pattern as written
@@ -35,7 +36,7 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
     public static final ReplicationPattern NONE = new ReplicationPattern("none", Optional.empty(), "onRequestEnd",
             "modifiedAttributes", false, 1, Optional.empty(), Optional.empty(), GroupSecurity.ENCRYPTED);
     private static final Pattern SYNTAX =
-            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?(?:f([0-9]{1,4}))?(?:s([0-3]))?");
+            Pattern.compile("([123])([123])([12])([12])(?:wq([1-9][0-9]?))?(?:b([1-9][0-9]{0,3}))?(?:f([0-9]{1,4}))?(?:s([0-4]))?");
     private static final String[] PROTOCOLS = {"multicast", "peer", "database"};
     private static final String[] TRIGGERS = {"onSetAttribute", "onRequestEnd", "onShutdown"};
     private static final String[] SCOPES = {"modifiedAttributes", "allAttributes"};
@@ -50,7 +51,8 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
             throw new IllegalArgumentException("invalid replication pattern '" + text + "'; expected none or ABCD[wqN][bN][fN][sN]: "
                     + "protocol 1 multicast/2 peer/3 database, trigger 1 onSetAttribute/2 onRequestEnd/3 onShutdown, "
                     + "scope 1 modified/2 all, delivery 1 async/2 sync, write-quota N, batch-size N, flush-interval N ms "
-                    + "and security N (0 none, 1 authenticated, 2 encrypted, 3 TLS; peer and multicast, 3 peer only), e.g. 2211, 2211wq2, "
+                    + "and security N (0 none, 1 authenticated, 2 encrypted (peer: over TLS), 3 TLS, 4 payload encryption without TLS; "
+                    + "peer and multicast, 3 peer only), e.g. 2211, 2211wq2, "
                     + "2211b1, 2211f10 or 2211s0");
         }
         String protocol = PROTOCOLS[digit(m, 1)];

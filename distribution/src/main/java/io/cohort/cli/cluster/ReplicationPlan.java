@@ -66,6 +66,7 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
             case AUTHENTICATED -> "<security secret-env=\"" + SECRET_ENV + "\" encrypt=\"false\"/>";
             case ENCRYPTED -> "<security secret-env=\"" + SECRET_ENV + "\"/>";
             case TLS -> "<security secret-env=\"" + SECRET_ENV + "\" tls=\"true\"/>";
+            case PAYLOAD_ENCRYPTED -> "<security secret-env=\"" + SECRET_ENV + "\" tls=\"false\"/>";
         };
     }
 

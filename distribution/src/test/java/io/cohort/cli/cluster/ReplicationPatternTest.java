@@ -55,7 +55,7 @@ class ReplicationPatternTest {
         assertThat(open.usesSecret()).isFalse();
         assertThat(new ReplicationPlan(ReplicationPattern.NONE, List.of()).usesSecret()).isFalse();
         assertThatThrownBy(() -> ReplicationPattern.parse("3211s0")).hasMessageContaining("security");
-        assertThatThrownBy(() -> ReplicationPattern.parse("2211s4")).hasMessageContaining("invalid replication pattern");
+        assertThatThrownBy(() -> ReplicationPattern.parse("2211s5")).hasMessageContaining("invalid replication pattern");
     }
 
     @Test
@@ -67,6 +67,16 @@ class ReplicationPatternTest {
         assertThat(tls.usesSecret()).isTrue();
         assertThatThrownBy(() -> ReplicationPattern.parse("1211s3")).hasMessageContaining("s3 (TLS) needs the peer protocol");
         assertThatThrownBy(() -> ReplicationPattern.parse("3211s3")).hasMessageContaining("security");
+    }
+
+    @Test
+    void securityFourEncryptsPayloadsWithoutTlsOnEitherGroupProtocol() {
+        assertThat(ReplicationPattern.parse("2211s4").security()).isEqualTo(GroupSecurity.PAYLOAD_ENCRYPTED);
+        assertThat(new ReplicationPlan(ReplicationPattern.parse("2211s4"), List.of(7800, 7801)).configXml("c", 0))
+                .contains("<security secret-env=\"COHORT_CLUSTER_SECRET\" tls=\"false\"/>");
+        assertThat(new ReplicationPlan(ReplicationPattern.parse("1211s4"), List.of(45000, 45000)).configXml("c", 0))
+                .contains("tls=\"false\"");
+        assertThatThrownBy(() -> ReplicationPattern.parse("3211s4")).hasMessageContaining("security");
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.cohort.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.cohort.net.LingeringClose;
 import io.cohort.node.deploy.ApplicationName;
 import io.cohort.node.deploy.DeploymentException;
 import java.io.IOException;

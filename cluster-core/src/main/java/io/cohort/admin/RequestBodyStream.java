@@ -11,8 +11,9 @@ import org.eclipse.jetty.util.IO;
 /**
  * A request body as a blocking stream, as {@link Content.Source#asInputStream} gives it, except for {@link #close}
  * before the end: that only releases what the stream holds, so that the rest of the body can still be read from the
- * request (by {@link LingeringClose}). Jetty's stream fails the request's content instead, after which nothing more
- * of the body can be read and Jetty closes the connection under a client that is still sending. Not thread-safe.
+ * request (by {@link io.cohort.net.LingeringClose}). Jetty's stream fails the request's content instead, after which
+ * nothing more of the body can be read and Jetty closes the connection under a client that is still sending. Not
+ * thread-safe.
  */
 final class RequestBodyStream extends InputStream {
 

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.cohort.admin.RawHttpUpload;
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.BalancerMember;
 import io.cohort.config.Secret;
+import io.cohort.net.RawHttpUpload;
 import io.cohort.testapp.TestWars;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -36,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * (403: the balancer is no forward proxy), a declared body over the limit (413), and a target it
  * cannot pass on (400: not origin form, or a malformed percent-escape; see {@link UpstreamTarget},
  * which also percent-encodes what members are sent). It only ever connects to configured members.
+ * These refusals, and the other answers it gives before it has read a body (413 for a streamed body
+ * past the limit, 503 without a member or over {@code max-queued-per-member}, 429 from
+ * {@link RequestRateLimit}), read and drop the rest of the body before the connection closes
+ * ({@link ErrorPage#refuse}), so that a client still sending it reads the answer instead of a reset.
  *
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
  * cannot run the request twice: none of its body was read, and either it never reached the member
@@ -138,23 +142,23 @@ final class BalancerProxy extends ProxyHandler {
             metrics.refused();
             response.getHeaders().put(HttpHeader.ALLOW, "GET, HEAD, POST, PUT, DELETE, OPTIONS, PATCH");
             response.getHeaders().put(HttpHeader.CONNECTION, "close"); // a refused tunnel leaves nothing to keep alive
-            ErrorPage.write(response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, ErrorPage.NOT_A_PROXY);
+            ErrorPage.refuse(request, response, callback, HttpStatus.METHOD_NOT_ALLOWED_405, ErrorPage.NOT_A_PROXY);
             return true;
         }
         if (targetsAnotherHost(request) || (ClientConnectionFactory.isAbsoluteForm(request) && !isOwnHost(request))) {
             metrics.refused();
-            ErrorPage.write(response, callback, HttpStatus.FORBIDDEN_403, ErrorPage.NOT_A_PROXY);
+            ErrorPage.refuse(request, response, callback, HttpStatus.FORBIDDEN_403, ErrorPage.NOT_A_PROXY);
             return true;
         }
         if (request.getLength() > maxBody) {
             metrics.refused();
-            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
+            ErrorPage.refuse(request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
             return true;
         }
         String target = UpstreamTarget.of(request.getHttpURI().getPathQuery());
         if (target == null) {
             metrics.refused();
-            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_TARGET);
+            ErrorPage.refuse(request, response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_TARGET);
             return true;
         }
         if (BufferedBody.applies(request, maxBody)) {
@@ -201,7 +205,7 @@ final class BalancerProxy extends ProxyHandler {
         Router.Route route = router.route(exchange.session, null);
         if (route == null) {
             metrics.unavailable();
-            ErrorPage.write(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.NO_MEMBER);
+            ErrorPage.refuse(request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.NO_MEMBER);
             return;
         }
         attempt(exchange, route, request, response, callback);
@@ -257,7 +261,7 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     /** As Jetty's proxy decides whether a request has a body to send. */
-    private static boolean hasBody(Request request) {
+    static boolean hasBody(Request request) {
         long length = request.getLength();
         return length > 0 || length < 0 && request.getHeaders().get(HttpHeader.TRANSFER_ENCODING) != null;
     }
@@ -369,14 +373,14 @@ final class BalancerProxy extends ProxyHandler {
         if (clientFailure != null) {
             LOG.debug("{} {} to {} failed reading the client's body: {}", request.getMethod(), request.getHttpURI().getPath(), backend,
                     clientFailure.toString());
-            answerClientBodyFailure(exchange, response, callback, clientFailure);
+            answerClientBodyFailure(exchange, request, response, callback, clientFailure);
             return;
         }
         if (isTimeout(failure) && exchange.waitingForClientBody()) {
             // the connection to the member went idle while the balancer waited for the client's body: it stalled
             LOG.debug("{} {} to {} timed out waiting for the client's body: {}", request.getMethod(), request.getHttpURI().getPath(),
                     backend, failure.toString());
-            answerClientBodyFailure(exchange, response, callback, failure);
+            answerClientBodyFailure(exchange, request, response, callback, failure);
             return;
         }
         if (exchange.clientWriteFailed() || (exchange.clientWriting() && isTimeout(failure))) {
@@ -452,16 +456,19 @@ final class BalancerProxy extends ProxyHandler {
         response.reset();
         response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
         response.getHeaders().put(HttpHeader.RETRY_AFTER, OVERLOADED_RETRY_AFTER);
-        ErrorPage.write(response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.OVERLOADED);
+        ErrorPage.refuse(exchange.bodyDemand(request).request(), response, callback, HttpStatus.SERVICE_UNAVAILABLE_503,
+                ErrorPage.OVERLOADED);
     }
 
     /**
-     * Answers a request whose body could not be read from the client: 413 past the size limit, 408
+     * Answers a request whose body could not be read from the client: 413 past the size limit (the rest of the body,
+     * left readable by {@link GuardedRequestContent}, is read and dropped: {@link ErrorPage#refuse}), 408
      * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking);
      * with a committed response, or a client already gone, the callback fails and Jetty closes the
      * connection.
      */
-    private static void answerClientBodyFailure(Exchange exchange, Response response, Callback callback, Throwable failure) {
+    private static void answerClientBodyFailure(Exchange exchange, Request request, Response response, Callback callback,
+                                                Throwable failure) {
         if (response.isCommitted()) {
             callback.failed(failure);
             return;
@@ -469,7 +476,8 @@ final class BalancerProxy extends ProxyHandler {
         response.reset();
         response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
         if (failure instanceof BodyTooLargeException) {
-            ErrorPage.write(response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
+            ErrorPage.refuse(exchange.bodyDemand(request).request(), response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413,
+                    ErrorPage.TOO_LARGE);
         } else if (isTimeout(failure)) {
             ErrorPage.write(response, callback, HttpStatus.REQUEST_TIMEOUT_408, ErrorPage.BODY_TIMEOUT);
         } else {

@@ -33,6 +33,19 @@ final class ClientBodyDemand {
         }
     }
 
+    /**
+     * The client's request, its demands made here: for reading the rest of its body once the attempts have ended (an
+     * earlier attempt's demand may still be pending, and Jetty would refuse a second one).
+     */
+    Request request() {
+        return new Request.Wrapper(client) {
+            @Override
+            public void demand(Runnable callback) {
+                ClientBodyDemand.this.demand(callback);
+            }
+        };
+    }
+
     /** The attempt that demanded last has failed: its callback is not run. */
     synchronized void cancel() {
         waiting = null;

@@ -1,9 +1,12 @@
 package io.cohort.balancer;
 
+import io.cohort.net.LingeringClose;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
+import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 
@@ -24,6 +27,22 @@ final class ErrorPage {
     static final String BODY_TIMEOUT = "The body of this request did not arrive in time.";
 
     private ErrorPage() {
+    }
+
+    /**
+     * Writes the page as the balancer's own refusal of {@code request}, before it read the body: when the request
+     * carries one, the answer says {@code Connection: close}, and the request completes only once the rest of the body
+     * has been read and dropped ({@link LingeringClose}: at most 2 MiB and 10 s, holding no thread). Jetty would
+     * otherwise close the connection as soon as the page is written, and the body still arriving would make the
+     * kernel reset it under a client that sends its whole body before it reads. A {@link BufferedBody} was read whole.
+     */
+    static void refuse(Request request, Response response, Callback callback, int status, String sentence) {
+        Callback completion = callback;
+        if (Request.as(request, BufferedBody.class) == null && BalancerProxy.hasBody(request) && !response.isCommitted()) {
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+            completion = LingeringClose.afterAnswer(request, callback);
+        }
+        write(response, completion, status, sentence);
     }
 
     /** Writes the page, replacing whatever status and headers the response had, unless it is committed. */

@@ -7,7 +7,9 @@ import org.eclipse.jetty.io.Content;
 /**
  * The client's request body as the body of the request to a member, with three guards. It counts
  * bytes and fails with {@link BodyTooLargeException} past the limit (a chunked body has no length
- * to check up front). It knows whether any of the body was read: HttpClient fails the body of
+ * to check up front), without failing the client's request: the rest of its body stays readable, for
+ * the 413 to drop it ({@link io.cohort.net.LingeringClose}) so that a client still sending reads the
+ * answer. It knows whether any of the body was read: HttpClient fails the body of
  * a request whose connection could not be made, and this content does not pass that failure on to
  * the client's request while nothing was read, so a retry on another member can still send the
  * whole body. And it keeps the failure that reading the client's body ended with
@@ -30,6 +32,7 @@ final class GuardedRequestContent implements Request.Content {
     private volatile boolean touched;
     private volatile boolean failedUpstream;
     private volatile Throwable readFailure;
+    private BodyTooLargeException tooLarge; // once set, every read returns it: the rest of the body is not the member's
 
     GuardedRequestContent(org.eclipse.jetty.server.Request source, ClientBodyDemand demand, MemberDeadline deadline, long limit) {
         this.source = source;
@@ -66,6 +69,9 @@ final class GuardedRequestContent implements Request.Content {
 
     @Override
     public Content.Chunk read() {
+        if (tooLarge != null) {
+            return Content.Chunk.from(tooLarge, true);
+        }
         Content.Chunk chunk = source.read();
         if (chunk == null) {
             return null;
@@ -81,9 +87,8 @@ final class GuardedRequestContent implements Request.Content {
         bytes += chunk.remaining();
         if (bytes > limit) {
             chunk.release();
-            BodyTooLargeException tooLarge = new BodyTooLargeException(limit);
+            tooLarge = new BodyTooLargeException(limit);
             readFailure = tooLarge;
-            source.fail(tooLarge);
             return Content.Chunk.from(tooLarge, true);
         }
         return chunk;
@@ -103,6 +108,9 @@ final class GuardedRequestContent implements Request.Content {
     @Override
     public void fail(Throwable failure, boolean last) {
         failedUpstream = true;
+        if (readFailure instanceof BodyTooLargeException) {
+            return; // the client's request stays readable: its 413 drops the rest of the body
+        }
         if (touched) {
             source.fail(failure, last);
         } else {

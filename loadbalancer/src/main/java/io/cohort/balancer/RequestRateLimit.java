@@ -71,7 +71,7 @@ final class RequestRateLimit implements Request.Handler {
                     + "cohort_balancer_rate_limited_total, not logged)", balancer, clients.clientAddress(request));
         }
         response.getHeaders().put(HttpHeader.RETRY_AFTER, retryAfterSeconds);
-        ErrorPage.write(response, callback, HttpStatus.TOO_MANY_REQUESTS_429, TOO_MANY);
+        ErrorPage.refuse(request, response, callback, HttpStatus.TOO_MANY_REQUESTS_429, TOO_MANY);
         return true;
     }
 

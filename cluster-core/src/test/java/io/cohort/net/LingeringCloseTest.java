@@ -1,4 +1,4 @@
-package io.cohort.admin;
+package io.cohort.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

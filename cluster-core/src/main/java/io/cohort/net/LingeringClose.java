@@ -1,4 +1,4 @@
-package io.cohort.admin;
+package io.cohort.net;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -17,9 +17,11 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *
  * <p>Why: Jetty 12 closes the connection as soon as such a request completes (it cannot consume the unread body, so
  * it fails the stream, which aborts the connection), while the client is usually still sending. The bytes that then
- * reach the closed socket make the node's kernel reset the connection, and a client that sends its whole body before
+ * reach the closed socket make the server's kernel reset the connection, and a client that sends its whole body before
  * it reads (Java's HttpClient, many scripts) fails with "broken pipe" or "connection reset" instead of reading the
- * answer. Reading the rest lets such a client finish sending and then read the answer.
+ * answer. Reading the rest lets such a client finish sending and then read the answer. Used by the node's admin API
+ * and by the load balancer for the answers each gives before it read a body (413, 401, 429, 503, ...); the answer
+ * itself should say {@code Connection: close}, since past a bound the connection is closed all the same.
  *
  * <p>Bounds: at most {@code maxBytes} (plus the piece that passes it) and {@code maxTime} from the answer on; past
  * either the request completes and Jetty closes the connection as before, so a client cannot hold it by sending
@@ -29,7 +31,7 @@ import org.eclipse.jetty.util.thread.Scheduler;
  *
  * <p>Thread-safety: one instance per request; Jetty serializes the reads, the time bound runs on Jetty's scheduler.
  */
-final class LingeringClose {
+public final class LingeringClose {
 
     /** The most a refused request's body is read after its answer: Tomcat's {@code maxSwallowSize} default. */
     static final long MAX_BYTES = 2L * 1024 * 1024;
@@ -56,7 +58,7 @@ final class LingeringClose {
      * read (within {@link #MAX_BYTES} and {@link #MAX_TIME}) and then {@code completion} succeeds; when the answer
      * fails, {@code completion} fails.
      */
-    static Callback afterAnswer(Request request, Callback completion) {
+    public static Callback afterAnswer(Request request, Callback completion) {
         return afterAnswer(request, completion, MAX_BYTES, MAX_TIME);
     }
 

@@ -1,4 +1,4 @@
-package io.cohort.admin;
+package io.cohort.net;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

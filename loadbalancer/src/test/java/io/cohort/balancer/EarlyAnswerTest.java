@@ -1,0 +1,103 @@
+package io.cohort.balancer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
+import io.cohort.config.ClientLimitsConfig;
+import io.cohort.config.DataSize;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Answers the balancer gives itself before it has read a request's body (413 over {@code max-request-body}, declared or
+ * streamed; 429 over the client's rate), to a client that sends its whole body before it reads, as Java's HttpClient
+ * and many scripts do: it must read the answer, not find its connection reset under the rest of its body.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EarlyAnswerTest {
+
+    private static final int KIB = 1024;
+    /** Text: a member that is sent part of it (a chunked body) reads it as a string without failing. */
+    private final byte[] body = "x".repeat(2 * 1024 * KIB).getBytes(StandardCharsets.US_ASCII);
+
+    @Test
+    void aDeclaredBodyOverTheLimitIsAnswered413AndTheClientCanSendItsRest() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(limit("1MiB"), n1)) {
+            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
+
+            assertThat(answer.status()).isEqualTo(413);
+            assertThat(answer.body()).contains(ErrorPage.TOO_LARGE);
+            assertThat(answer.head()).contains("\r\nconnection: close");
+            assertThat(n1.served()).as("no member saw it").isZero();
+            assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_refused_total{balancer=\""
+                    + lb.server.config().name() + "\"} 1.0");
+        }
+    }
+
+    @Test
+    void aStreamedBodyOverTheLimitIsAnswered413AndTheClientCanSendItsRest() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(limit("1MiB"), n1)) {
+            // chunked: no length to refuse up front; answered once more than 1 MiB has passed
+            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), -1, 1024 * KIB + 64 * KIB);
+
+            assertThat(answer.status()).isEqualTo(413);
+            assertThat(answer.body()).contains(ErrorPage.TOO_LARGE);
+            assertThat(answer.head()).contains("\r\nconnection: close");
+            assertThat(lb.server.metrics().registry().find("cohort.balancer.errors").counters())
+                    .as("the client's failure, no member error").allMatch(c -> c.count() == 0);
+        }
+    }
+
+    @Test
+    void aBodyOverTheClientsRateIsAnswered429AndTheClientCanSendItsRest() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        ClientLimitsConfig defaults = ClientLimitsConfig.DEFAULT;
+        settings.clientLimits = new ClientLimitsConfig(defaults.headerTimeout(), defaults.maxConnections(), OptionalInt.empty(),
+                Optional.of(new ClientLimitsConfig.RequestRate(1, 1)));
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            assertThat(lb.get("/shop/").statusCode()).as("the burst").isEqualTo(200);
+
+            // a refused request needs two drips at 1/s: the upload comes well within them
+            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
+
+            assertThat(answer.status()).isEqualTo(429);
+            assertThat(answer.head()).contains("\r\nconnection: close");
+            assertThat(n1.served()).as("only the burst reached the member").isEqualTo(1);
+            assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_rate_limited_total{balancer=\""
+                    + lb.server.config().name() + "\"} 1.0");
+        }
+    }
+
+    private static TestBalancer.Settings limit(String maxRequestBody) {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxRequestBody = DataSize.parse(maxRequestBody);
+        return settings;
+    }
+
+    /**
+     * Sends {@link #body} as {@code PUT /upload} all before reading, except that it waits for the balancer's answer after
+     * {@code sentBeforeAnswer} bytes and then a second more, so that a balancer that closes the connection once it has
+     * answered has certainly closed it before the rest is sent.
+     */
+    private RawHttp.Answer sendAllThenRead(URI balancer, long declaredLength, int sentBeforeAnswer) throws Exception {
+        try (RawUpload upload = RawUpload.start(balancer, "/upload", declaredLength)) {
+            upload.send(body, 0, sentBeforeAnswer);
+            upload.awaitAnswer(Duration.ofSeconds(10));
+            Thread.sleep(1000); // no event tells a client that the balancer has closed; Jetty closes as the request completes
+            assertThatNoException().as("sending the rest of the body after the balancer answered").isThrownBy(() -> {
+                upload.send(body, sentBeforeAnswer, body.length);
+                upload.end();
+            });
+            return upload.readAnswer();
+        }
+    }
+}

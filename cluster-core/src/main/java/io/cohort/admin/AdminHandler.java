@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpMethod;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.Content;
@@ -156,17 +155,8 @@ public final class AdminHandler extends Handler.Abstract {
      */
     private void error(Request request, Response response, Callback callback, int status, String message)
             throws IOException {
-        Callback completion = callback;
-        if (carriesBody(request)) {
-            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
-            completion = LingeringClose.afterAnswer(request, callback);
-        }
-        send(response, completion, status, Map.of("error", message == null ? "" : message));
-    }
-
-    private static boolean carriesBody(Request request) {
-        return request.getHeaders().getLongField(HttpHeader.CONTENT_LENGTH) > 0
-                || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
+        send(response, LingeringClose.forEarlyAnswer(request, response, callback), status,
+                Map.of("error", message == null ? "" : message));
     }
 
     private static void write(Response response, Callback callback, int status, String type, String body) {

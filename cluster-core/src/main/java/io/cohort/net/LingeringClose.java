@@ -7,6 +7,7 @@ import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
 
@@ -60,6 +61,26 @@ public final class LingeringClose {
      */
     public static Callback afterAnswer(Request request, Callback completion) {
         return afterAnswer(request, completion, MAX_BYTES, MAX_TIME);
+    }
+
+    /**
+     * The callback for writing an early answer to {@code request}, and its {@code Connection} header: when the request
+     * carries a body, the answer says {@code Connection: close} (whatever of the body is left unread, the connection
+     * cannot carry another request) and completes as {@link #afterAnswer(Request, Callback)}; without a body, it is
+     * {@code completion} itself and the answer is left as it is.
+     */
+    public static Callback forEarlyAnswer(Request request, Response response, Callback completion) {
+        if (!carriesBody(request)) {
+            return completion;
+        }
+        response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        return afterAnswer(request, completion);
+    }
+
+    /** Whether {@code request} has a body: a positive {@code Content-Length}, or a {@code Transfer-Encoding}. */
+    public static boolean carriesBody(Request request) {
+        long length = request.getLength();
+        return length > 0 || length < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING);
     }
 
     /** As {@link #afterAnswer(Request, Callback)} with other bounds. */

@@ -2,6 +2,7 @@ package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
 import io.cohort.config.MemberLimitsConfig;
+import io.cohort.net.LingeringClose;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -260,11 +261,6 @@ final class BalancerProxy extends ProxyHandler {
         return toMember;
     }
 
-    /** As Jetty's proxy decides whether a request has a body to send. */
-    static boolean hasBody(Request request) {
-        long length = request.getLength();
-        return length > 0 || length < 0 && request.getHeaders().get(HttpHeader.TRANSFER_ENCODING) != null;
-    }
 
     @Override
     protected void copyRequestHeaders(Request request, org.eclipse.jetty.client.Request toMember) {
@@ -297,12 +293,12 @@ final class BalancerProxy extends ProxyHandler {
         // out first, it would abort the request while HttpClient waits for the client's body, and HttpClient
         // completes such an abort only once that body moves again
         toMember.onRequestBegin(exchange::onConnection).onResponseBegin(exchange);
-        long memberIdle = config.requestTimeout().toMillis() + (hasBody(request) ? config.idleTimeout().toMillis() : 0);
+        long memberIdle = config.requestTimeout().toMillis() + (LingeringClose.carriesBody(request) ? config.idleTimeout().toMillis() : 0);
         toMember.idleTimeout(memberIdle, TimeUnit.MILLISECONDS);
         exchange.deadline.start();
         // a client that goes away while it waits for the answer takes the member's request with it (nginx does so too):
         // watched from when the balancer reads no more of its request, so also while the request waits for a connection
-        if (request instanceof BufferedBody || !hasBody(request)) {
+        if (request instanceof BufferedBody || !LingeringClose.carriesBody(request)) {
             exchange.watchClient(toMember);
         } else {
             toMember.onRequestSuccess(sent -> exchange.watchClient(toMember)); // the streamed body was read whole

@@ -4,7 +4,6 @@ import io.cohort.net.LingeringClose;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -37,11 +36,8 @@ final class ErrorPage {
      * kernel reset it under a client that sends its whole body before it reads. A {@link BufferedBody} was read whole.
      */
     static void refuse(Request request, Response response, Callback callback, int status, String sentence) {
-        Callback completion = callback;
-        if (Request.as(request, BufferedBody.class) == null && BalancerProxy.hasBody(request) && !response.isCommitted()) {
-            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
-            completion = LingeringClose.afterAnswer(request, callback);
-        }
+        Callback completion = Request.as(request, BufferedBody.class) == null && !response.isCommitted()
+                ? LingeringClose.forEarlyAnswer(request, response, callback) : callback;
         write(response, completion, status, sentence);
     }
 

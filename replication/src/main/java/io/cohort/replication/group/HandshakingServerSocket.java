@@ -55,7 +55,11 @@ final class HandshakingServerSocket extends ServerSocket {
     private static final Logger LOG = LoggerFactory.getLogger(HandshakingServerSocket.class);
     private static final AtomicInteger INSTANCES = new AtomicInteger();
 
-    /** Where refused connections are reported. Called from the handshake threads; must not block. */
+    /**
+     * Where refused connections are reported. Called from the handshake threads; must not block. A connection refused
+     * for a bound is reported before it is closed; one whose handshake failed has usually been closed already by the
+     * TLS engine's alert, so its peer can see the close before the report.
+     */
     @FunctionalInterface
     interface Refusals {
         /**
@@ -225,9 +229,9 @@ final class HandshakingServerSocket extends ServerSocket {
 
     private void handOver(SSLSocket socket) {
         if (!handshaken.offer(socket)) {
-            closeQuietly(socket);
             refusals.refused(socket.getRemoteSocketAddress(), "too many connections waiting to be taken",
                     MAX_WAITING + " handshaken connections not yet taken");
+            closeQuietly(socket);
         } else if (isClosed()) {
             closeWaiting(); // close() may have drained the queue before this offer
         }
@@ -251,9 +255,8 @@ final class HandshakingServerSocket extends ServerSocket {
     }
 
     private void refuse(Socket raw, String kind, String reason) {
-        SocketAddress from = raw.getRemoteSocketAddress();
+        refusals.refused(raw.getRemoteSocketAddress(), kind, reason); // counted before the peer can see the close
         closeQuietly(raw);
-        refusals.refused(from, kind, reason);
     }
 
     private void closeWaiting() {

@@ -261,14 +261,14 @@ public final class ClusterCommand implements Callable<Integer> {
         }
     }
 
-    /** FD_SOCK2 (peer stack) listens this far above its node's replication port ... */
+    /** FD_SOCK2 (peer stack without TLS) listens this far above its node's replication port ... */
     private static final int FAILURE_DETECTION_OFFSET = 100;
     /** ... or, when that port is taken, on one of the next ports (its port_range). */
     private static final int FAILURE_DETECTION_TRIES = 3;
 
     /**
-     * The fixed ports the cluster will listen on: the nodes' HTTP, admin and peer replication ports with their failure
-     * detection's, and the balancers' (one per host). The multicast group's port is UDP, so it only has to be a port.
+     * The fixed ports the cluster will listen on: the nodes' HTTP, admin and peer replication ports with, unless the
+     * peers talk over TLS, their failure detection's, and the balancers' (one per host). The multicast group's port is UDP, so it only has to be a port.
      */
     private void checkPorts(ReplicationPattern replication, int hostCount) {
         PortRanges tcp = new PortRanges()
@@ -277,7 +277,7 @@ public final class ClusterCommand implements Callable<Integer> {
         String protocol = replication.protocol().orElse("");
         if (replication.replicates() && protocol.equals("peer")) {
             tcp.add("--replication-base-port", replicationBasePort, nodes, "node");
-            if (replicationBasePort != 0) { // FD_SOCK2 listens 100 above its node's replication port, trying 3 more
+            if (replicationBasePort != 0 && !replication.overTls()) { // FD_SOCK2: 100 above, trying 3 more ports
                 tcp.add("--replication-base-port's failure detection, 100 above,", replicationBasePort + FAILURE_DETECTION_OFFSET,
                         nodes + FAILURE_DETECTION_TRIES, "node");
             }

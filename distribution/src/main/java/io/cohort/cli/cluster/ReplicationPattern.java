@@ -86,4 +86,13 @@ public record ReplicationPattern(String name, Optional<String> protocol, String 
     public boolean replicates() {
         return protocol.isPresent();
     }
+
+    /**
+     * Whether the members' connections are TLS: the peer protocol with {@code s2} (the default) or {@code s3}. Their
+     * stack then has no socket failure detector (FD_SOCK2), whose port would be outside TLS.
+     */
+    public boolean overTls() {
+        return protocol.filter("peer"::equals).isPresent()
+                && (security == GroupSecurity.ENCRYPTED || security == GroupSecurity.TLS);
+    }
 }

@@ -124,10 +124,14 @@ class ClusterCommandOptionsTest {
     }
 
     @Test
-    void failureDetectionPortsAboveTheReplicationPortsMayNotOverlapTheNodesPorts() {
-        // FD_SOCK2 listens 100 above each replication port (8081-8085 here): node n1's HTTP port is 8081
-        assertThat(usageError("--no-shop", "--nodes", "2", "--replication-base-port", "7981"))
+    void failureDetectionPortsAboveTheReplicationPortsMayNotOverlapTheNodesPortsUnlessPeersTalkOverTls() {
+        // without TLS, FD_SOCK2 listens 100 above each replication port (8081-8085 here): node n1's HTTP port is 8081
+        assertThat(usageError("--no-shop", "--nodes", "2", "--replication-base-port", "7981", "--pattern", "2211s4"))
                 .contains("failure detection").contains("overlaps");
+        // over TLS (the default, and s3) the stack has no FD_SOCK2, so those ports are not the cluster's
+        assertThat(plan("--no-shop", "--nodes", "2", "--replication-base-port", "7981").basePort()).isEqualTo(8081);
+        assertThat(plan("--no-shop", "--nodes", "2", "--replication-base-port", "7981", "--pattern", "2211s3")
+                .basePort()).isEqualTo(8081);
     }
 
     @Test

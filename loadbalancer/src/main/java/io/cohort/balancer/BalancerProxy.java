@@ -88,10 +88,13 @@ final class BalancerProxy extends ProxyHandler {
     private static final String OVERLOADED_RETRY_AFTER = "1";
 
     private final ForwardedHeaders forwarded;
+    private final LastKnownAddresses addresses;
     private final AtomicBoolean overloadLogged = new AtomicBoolean();
 
-    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded) {
+    BalancerProxy(BalancerConfig config, Router router, BalancerMetrics metrics, ForwardedHeaders forwarded,
+                  LastKnownAddresses addresses) {
         this.config = config;
+        this.addresses = addresses;
         this.forwarded = forwarded;
         this.router = router;
         this.metrics = metrics;
@@ -107,6 +110,7 @@ final class BalancerProxy extends ProxyHandler {
         HttpClientTransportOverHTTP transport = new HttpClientTransportOverHTTP(connector);
         transport.setInvocationType(Invocable.InvocationType.NON_BLOCKING);
         HttpClient client = new HttpClient(transport);
+        client.setSocketAddressResolver(addresses.resolverFor(client));
         QueuedThreadPool threads = new QueuedThreadPool();
         threads.setName("cohort-" + config.name() + "-client");
         client.setExecutor(threads);

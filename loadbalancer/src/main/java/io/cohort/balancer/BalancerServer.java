@@ -12,6 +12,7 @@ import java.util.Random;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import java.util.random.RandomGenerator;
+import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.jmx.MBeanContainer;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
@@ -20,6 +21,7 @@ import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.ContextHandler;
+import org.eclipse.jetty.util.SocketAddressResolver;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,11 +52,13 @@ public final class BalancerServer implements AutoCloseable {
     private final ServerConnector adminConnector;
     private final BalancerProxy proxy;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final LastKnownAddresses addresses;
     private HealthChecker healthChecker;
 
-    private BalancerServer(BalancerConfig config, RandomGenerator random) {
+    private BalancerServer(BalancerConfig config, RandomGenerator random, Function<HttpClient, SocketAddressResolver> lookups) {
         this.config = config;
         this.metrics = new BalancerMetrics(config.name());
+        this.addresses = new LastKnownAddresses(config.name(), metrics.registry(), lookups);
         this.clientClosures = new ClientConnectionClosures(config.name(), metrics.registry());
         for (BalancerMember member : config.members()) {
             members.add(new Backend(config.name(), member, member.host().equals(config.host()),
@@ -80,7 +84,7 @@ public final class BalancerServer implements AutoCloseable {
 
         ContextHandler admin = new ContextHandler(new BalancerAdminHandler(this::health, metrics), "/");
         admin.setVirtualHosts(List.of("@" + ADMIN));
-        proxy = new BalancerProxy(config, router, metrics, forwarded);
+        proxy = new BalancerProxy(config, router, metrics, forwarded, addresses);
         Handler clients = limits.requestRate()
                 .map(rate -> RequestRateLimit.around(proxy, rate, forwarded, config.name(), metrics.registry()))
                 .orElse(proxy);
@@ -116,10 +120,20 @@ public final class BalancerServer implements AutoCloseable {
      * robin's starting point (tests pass a seeded one; it must be thread-safe).
      */
     public static BalancerServer start(BalancerConfig config, RandomGenerator random) throws Exception {
-        BalancerServer balancer = new BalancerServer(config, random);
+        return start(config, random, LastKnownAddresses.JDK_LOOKUPS);
+    }
+
+    /**
+     * {@link #start(BalancerConfig, RandomGenerator)} with the resolver that looks the members' host names up for each
+     * of the balancer's HttpClients (tests pass one that they can make fail; see {@link LastKnownAddresses}).
+     */
+    static BalancerServer start(BalancerConfig config, RandomGenerator random,
+                                Function<HttpClient, SocketAddressResolver> lookups) throws Exception {
+        BalancerServer balancer = new BalancerServer(config, random, lookups);
         try {
             balancer.server.start();
-            balancer.healthChecker = new HealthChecker(config.name(), config.idleTimeout(), config.health(), balancer.members);
+            balancer.healthChecker = new HealthChecker(config.name(), config.idleTimeout(), config.health(), balancer.members,
+                    balancer.addresses);
             balancer.healthChecker.start();
         } catch (Exception | Error e) {
             balancer.stop();

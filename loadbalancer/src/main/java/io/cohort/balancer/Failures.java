@@ -18,7 +18,10 @@ final class Failures {
     enum ConnectFailure {
         /** The attempt was on a connection, or failed for the balancer's own reasons: nothing about the member. */
         NONE,
-        /** No connection could be made: refused, no route, an unknown host, the connect timeout. Down at once. */
+        /**
+         * No connection could be made: refused, no route, a host name that never resolved (one that did is connected to
+         * at its last address: {@link LastKnownAddresses}), the connect timeout. Down at once.
+         */
         MEMBER_UNREACHABLE,
         /**
          * No connection was made, for another I/O reason ({@code ENETUNREACH} and {@code EHOSTDOWN} arrive as a plain

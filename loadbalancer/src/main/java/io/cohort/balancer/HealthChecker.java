@@ -52,8 +52,10 @@ final class HealthChecker implements AutoCloseable {
      * @param idleTimeout  how long the client keeps an idle connection to a member (the balancer's {@code idle-timeout},
      *                     below a node's own, so the checker closes an idle connection first)
      */
-    HealthChecker(String balancerName, Duration idleTimeout, HealthCheckConfig config, List<Backend> members) {
+    HealthChecker(String balancerName, Duration idleTimeout, HealthCheckConfig config, List<Backend> members,
+                  LastKnownAddresses addresses) {
         this.client = newClient(balancerName, idleTimeout, config);
+        client.setSocketAddressResolver(addresses.resolverFor(client)); // as the proxy's: a DNS outage fails no check
         this.config = config;
         this.members = List.copyOf(members);
     }

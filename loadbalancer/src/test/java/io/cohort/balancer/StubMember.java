@@ -135,6 +135,11 @@ final class StubMember implements AutoCloseable {
         }
     }
 
+    /** Closes every connection made to it (the balancer's pooled ones too): the next request needs a new one. */
+    void dropConnections() {
+        connector.getConnectedEndPoints().forEach(endPoint -> endPoint.close());
+    }
+
     /** Stops listening: connections to its port are refused from now on. */
     @Override
     public void close() {

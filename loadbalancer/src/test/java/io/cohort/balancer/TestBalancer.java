@@ -27,6 +27,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.eclipse.jetty.util.SocketAddressResolver;
 
 /**
  * A balancer on free ports in front of {@link StubMember}s, built in code the way the
@@ -73,6 +75,8 @@ final class TestBalancer implements AutoCloseable {
         int maxQueuedPerMember = MemberLimitsConfig.DEFAULT.maxQueued();
         /** The largest head of a member's answer the balancer takes. */
         DataSize maxMemberHeaderSize = MemberLimitsConfig.DEFAULT.maxHeaderSize();
+        /** What looks the members' host names up for each of the balancer's HttpClients. */
+        Function<org.eclipse.jetty.client.HttpClient, SocketAddressResolver> lookups = LastKnownAddresses.JDK_LOOKUPS;
     }
 
     static TestBalancer start(Settings settings, StubMember... stubs) throws Exception {
@@ -89,7 +93,7 @@ final class TestBalancer implements AutoCloseable {
                 settings.maxRequestBody, settings.maxHeaderSize,
                 new MemberLimitsConfig(settings.maxConnections, settings.maxQueuedPerMember, settings.maxMemberHeaderSize), Duration.ZERO,
                 settings.health, settings.clientLimits, members, settings.weights, settings.trustedProxies);
-        return new TestBalancer(BalancerServer.start(config, new Random(42)), List.of(stubs));
+        return new TestBalancer(BalancerServer.start(config, new Random(42), settings.lookups), List.of(stubs));
     }
 
     private static BalancerMember portMember(String name, int port) {

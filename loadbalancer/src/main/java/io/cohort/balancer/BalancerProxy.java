@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * (403: the balancer is no forward proxy), a declared body over the limit (413), and a target it
  * cannot pass on (400: not origin form, or a malformed percent-escape; see {@link UpstreamTarget},
  * which also percent-encodes what members are sent). It only ever connects to configured members.
- * These refusals, and the other answers it gives before it has read a body (413 for a streamed body
+ * These refusals, and the other answers it gives before it has read the whole body (413 for a streamed body
  * past the limit, 503 without a member or over {@code max-queued-per-member}, 429 from
- * {@link RequestRateLimit}), read and drop the rest of the body before the connection closes
+ * {@link RequestRateLimit}, and once an attempt failed during an upload 502/504, or 408/400 for the client's
+ * body), read and drop the rest of the body before the connection closes
  * ({@link ErrorPage#refuse}), so that a client still sending it reads the answer instead of a reset.
  *
  * <p>Retries: an attempt that got no answer is retried once, on another live member, when that
@@ -429,10 +430,21 @@ final class BalancerProxy extends ProxyHandler {
         response.reset();
         response.getHeaders().put(backend.routedHeader(exchange.route.reason()));
         if (isTimeout(failure)) {
-            ErrorPage.write(response, callback, HttpStatus.GATEWAY_TIMEOUT_504, ErrorPage.GATEWAY_TIMEOUT);
+            answer(exchange, request, response, callback, HttpStatus.GATEWAY_TIMEOUT_504, ErrorPage.GATEWAY_TIMEOUT);
         } else {
-            ErrorPage.write(response, callback, HttpStatus.BAD_GATEWAY_502, ErrorPage.BAD_GATEWAY);
+            answer(exchange, request, response, callback, HttpStatus.BAD_GATEWAY_502, ErrorPage.BAD_GATEWAY);
         }
+    }
+
+    /**
+     * Writes the balancer's own answer to a request an attempt was made for: the rest of the client's body, which
+     * the failed attempt left unread ({@link GuardedRequestContent}), is read and dropped before the connection
+     * closes ({@link ErrorPage#refuse}), through the exchange's {@link ClientBodyDemand}, where the attempt's demand
+     * may still be pending.
+     */
+    private static void answer(Exchange exchange, Request request, Response response, Callback callback, int status,
+                               String sentence) {
+        ErrorPage.refuse(exchange.bodyDemand(request).request(), response, callback, status, sentence);
     }
 
     /**
@@ -456,14 +468,13 @@ final class BalancerProxy extends ProxyHandler {
         response.reset();
         response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
         response.getHeaders().put(HttpHeader.RETRY_AFTER, OVERLOADED_RETRY_AFTER);
-        ErrorPage.refuse(exchange.bodyDemand(request).request(), response, callback, HttpStatus.SERVICE_UNAVAILABLE_503,
-                ErrorPage.OVERLOADED);
+        answer(exchange, request, response, callback, HttpStatus.SERVICE_UNAVAILABLE_503, ErrorPage.OVERLOADED);
     }
 
     /**
-     * Answers a request whose body could not be read from the client: 413 past the size limit (the rest of the body,
-     * left readable by {@link GuardedRequestContent}, is read and dropped: {@link ErrorPage#refuse}), 408
-     * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking);
+     * Answers a request whose body could not be read from the client: 413 past the size limit, 408
+     * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking); whatever of the
+     * body is still to come (left readable by {@link GuardedRequestContent}) is read and dropped ({@link #answer});
      * with a committed response, or a client already gone, the callback fails and Jetty closes the
      * connection.
      */
@@ -476,12 +487,11 @@ final class BalancerProxy extends ProxyHandler {
         response.reset();
         response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
         if (failure instanceof BodyTooLargeException) {
-            ErrorPage.refuse(exchange.bodyDemand(request).request(), response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413,
-                    ErrorPage.TOO_LARGE);
+            answer(exchange, request, response, callback, HttpStatus.PAYLOAD_TOO_LARGE_413, ErrorPage.TOO_LARGE);
         } else if (isTimeout(failure)) {
-            ErrorPage.write(response, callback, HttpStatus.REQUEST_TIMEOUT_408, ErrorPage.BODY_TIMEOUT);
+            answer(exchange, request, response, callback, HttpStatus.REQUEST_TIMEOUT_408, ErrorPage.BODY_TIMEOUT);
         } else {
-            ErrorPage.write(response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_BODY);
+            answer(exchange, request, response, callback, HttpStatus.BAD_REQUEST_400, ErrorPage.BAD_BODY);
         }
     }
 

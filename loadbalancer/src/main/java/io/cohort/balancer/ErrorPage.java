@@ -29,11 +29,14 @@ final class ErrorPage {
     }
 
     /**
-     * Writes the page as the balancer's own refusal of {@code request}, before it read the body: when the request
-     * carries one, the answer says {@code Connection: close}, and the request completes only once the rest of the body
-     * has been read and dropped ({@link LingeringClose}: at most 2 MiB and 10 s, holding no thread). Jetty would
-     * otherwise close the connection as soon as the page is written, and the body still arriving would make the
-     * kernel reset it under a client that sends its whole body before it reads. A {@link BufferedBody} was read whole.
+     * Writes the page as the balancer's own answer to {@code request} before it read the whole body (a refusal before
+     * it read any, or 502/504/408/413/400 once an attempt that read part of it failed): when the request carries one,
+     * the answer says {@code Connection: close}, and the request completes only once the rest of the body has been
+     * read and dropped ({@link LingeringClose}: at most 2 MiB and 10 s, holding no thread). Jetty would otherwise close
+     * the connection as soon as the page is written, and the body still arriving would make the kernel reset it under
+     * a client that sends its whole body before it reads. A {@link BufferedBody} was read whole. The rest can only be
+     * read if nothing failed the request's body ({@link GuardedRequestContent} never does); a body that ended early or
+     * was malformed has no rest, and the request completes at once.
      */
     static void refuse(Request request, Response response, Callback callback, int status, String sentence) {
         Callback completion = Request.as(request, BufferedBody.class) == null && !response.isCommitted()

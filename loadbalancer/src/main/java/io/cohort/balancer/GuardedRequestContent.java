@@ -7,12 +7,12 @@ import org.eclipse.jetty.io.Content;
 /**
  * The client's request body as the body of the request to a member, with three guards. It counts
  * bytes and fails with {@link BodyTooLargeException} past the limit (a chunked body has no length
- * to check up front), without failing the client's request: the rest of its body stays readable, for
- * the 413 to drop it ({@link io.cohort.net.LingeringClose}) so that a client still sending reads the
- * answer. It knows whether any of the body was read: HttpClient fails the body of
- * a request whose connection could not be made, and this content does not pass that failure on to
- * the client's request while nothing was read, so a retry on another member can still send the
- * whole body. And it keeps the failure that reading the client's body ended with
+ * to check up front). It never passes a failure on to the client's request: when the attempt fails (HttpClient
+ * fails this content: the member failed or timed out, the client's body failed or grew past the limit), this
+ * content reads no more of the client's body, which stays readable for what comes next: a retry on another member
+ * sends it whole when nothing of it was read ({@link #touched}), and otherwise the balancer's answer (413, 408, 502,
+ * ...) reads and drops the rest ({@link io.cohort.net.LingeringClose}), so that a client still sending reads the
+ * answer instead of a reset. It keeps the failure that reading the client's body ended with
  * ({@link #readFailure}): HttpClient reads the first chunk before it sends the request head, so an
  * upload the client gives up on fails the attempt before anything was sent, and only this tells it
  * from a failed connection to the member. Its demands go through the request's {@link ClientBodyDemand}, which a
@@ -30,9 +30,9 @@ final class GuardedRequestContent implements Request.Content {
     private final String contentType;
     private long bytes;
     private volatile boolean touched;
-    private volatile boolean failedUpstream;
     private volatile Throwable readFailure;
-    private BodyTooLargeException tooLarge; // once set, every read returns it: the rest of the body is not the member's
+    /** Once set, every read returns it: the rest of the body is not this attempt's. */
+    private volatile Throwable ended;
 
     GuardedRequestContent(org.eclipse.jetty.server.Request source, ClientBodyDemand demand, MemberDeadline deadline, long limit) {
         this.source = source;
@@ -69,8 +69,9 @@ final class GuardedRequestContent implements Request.Content {
 
     @Override
     public Content.Chunk read() {
-        if (tooLarge != null) {
-            return Content.Chunk.from(tooLarge, true);
+        Throwable end = ended;
+        if (end != null) {
+            return Content.Chunk.from(end, true);
         }
         Content.Chunk chunk = source.read();
         if (chunk == null) {
@@ -78,7 +79,7 @@ final class GuardedRequestContent implements Request.Content {
         }
         touched = true;
         if (Content.Chunk.isFailure(chunk)) { // the client failed: the time it took stays its own
-            if (!failedUpstream && readFailure == null) {
+            if (ended == null && readFailure == null) {
                 readFailure = chunk.getFailure();
             }
             return chunk;
@@ -87,8 +88,9 @@ final class GuardedRequestContent implements Request.Content {
         bytes += chunk.remaining();
         if (bytes > limit) {
             chunk.release();
-            tooLarge = new BodyTooLargeException(limit);
+            BodyTooLargeException tooLarge = new BodyTooLargeException(limit);
             readFailure = tooLarge;
+            ended = tooLarge;
             return Content.Chunk.from(tooLarge, true);
         }
         return chunk;
@@ -105,16 +107,16 @@ final class GuardedRequestContent implements Request.Content {
         fail(failure, true);
     }
 
+    /**
+     * The attempt failed: this content reads no more of the client's body and drops its demand (see
+     * {@link ClientBodyDemand#cancel}), leaving the client's request readable for a retry or for the answer's
+     * {@link io.cohort.net.LingeringClose}.
+     */
     @Override
     public void fail(Throwable failure, boolean last) {
-        failedUpstream = true;
-        if (readFailure instanceof BodyTooLargeException) {
-            return; // the client's request stays readable: its 413 drops the rest of the body
+        if (ended == null) {
+            ended = failure;
         }
-        if (touched) {
-            source.fail(failure, last);
-        } else {
-            demand.cancel(); // a retry demands, and reads, the whole body itself
-        }
+        demand.cancel();
     }
 }

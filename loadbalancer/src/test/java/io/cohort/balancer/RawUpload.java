@@ -1,5 +1,7 @@
 package io.cohort.balancer;
 
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,10 +34,15 @@ final class RawUpload implements AutoCloseable {
 
     /** Connects and sends {@code PUT path} with {@code Content-Length: length}, or chunked when {@code length} is negative. */
     static RawUpload start(URI server, String path, long length) throws IOException {
+        return start(server, path, server.getAuthority(), length);
+    }
+
+    /** As {@link #start(URI, String, long)} with the request target and {@code Host} header of the test's choosing. */
+    static RawUpload start(URI server, String target, String host, long length) throws IOException {
         Socket socket = new Socket(server.getHost(), server.getPort());
         socket.setSoTimeout(10_000);
         RawUpload upload = new RawUpload(socket, length < 0);
-        String head = "PUT " + path + " HTTP/1.1\r\nHost: " + server.getAuthority() + "\r\n"
+        String head = "PUT " + target + " HTTP/1.1\r\nHost: " + host + "\r\n"
                 + (length < 0 ? "Transfer-Encoding: chunked" : "Content-Length: " + length) + "\r\n\r\n";
         upload.out.write(head.getBytes(StandardCharsets.US_ASCII));
         upload.out.flush();
@@ -74,6 +81,23 @@ final class RawUpload implements AutoCloseable {
             }
             Thread.sleep(10);
         }
+    }
+
+    /**
+     * Sends {@code body} all before reading the answer, as Java's HttpClient and many scripts do, except that it waits
+     * for the answer after {@code sentBeforeAnswer} bytes and then a second more, so that a server that closes the
+     * connection once it has answered has certainly closed it before the rest is sent. Fails the test when sending the
+     * rest fails (a server that closed with the body unread makes its kernel reset the connection: "Broken pipe").
+     */
+    RawHttp.Answer sendAllThenRead(byte[] body, int sentBeforeAnswer) throws IOException, InterruptedException {
+        send(body, 0, sentBeforeAnswer);
+        awaitAnswer(Duration.ofSeconds(10));
+        Thread.sleep(1000); // no event tells a client that the server has closed; Jetty closes as the request completes
+        assertThatNoException().as("sending the rest of the body after the answer came").isThrownBy(() -> {
+            send(body, sentBeforeAnswer, body.length);
+            end();
+        });
+        return readAnswer();
     }
 
     /** Reads an answer whose body has a Content-Length; its head with header names in lower case. */

@@ -11,10 +11,12 @@ import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Answers the balancer gives itself before it has read a request's body (413 over {@code max-request-body}, declared or
- * streamed; 429 over the client's rate), to a client that sends its whole body before it reads, as Java's HttpClient
+ * streamed; 429 over the client's rate; 503 without a live member; 400 and 403 before routing), to a client that sends its whole body before it reads, as Java's HttpClient
  * and many scripts do: it must read the answer, not find its connection reset under the rest of its body.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -71,6 +73,41 @@ class EarlyAnswerTest {
             assertThat(answer.head()).contains("\r\nconnection: close");
             assertThat(n1.served()).as("only the burst reached the member").isEqualTo(1);
             assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_rate_limited_total{balancer=\""
+                    + lb.server.config().name() + "\"} 1.0");
+        }
+    }
+
+    @Test
+    void withoutALiveMemberABodyIsAnswered503AndTheClientCanSendItsRest() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1)) {
+            n1.healthy(false);
+            lb.checkUntil(() -> !lb.backend("n1").isUp());
+
+            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
+
+            assertThat(answer.status()).isEqualTo(503);
+            assertThat(answer.body()).contains(ErrorPage.NO_MEMBER);
+            assertThat(answer.head()).contains("\r\nconnection: close");
+            assertThat(n1.served()).isZero();
+        }
+    }
+
+    /** Refused before routing: a malformed percent-escape (400), an absolute URI for another site (403). */
+    @ParameterizedTest(name = "{2} for PUT {0}")
+    @CsvSource({"/upload?discount=100%, , 400", "http://example.org/upload, example.org, 403"})
+    void aRequestRefusedBeforeRoutingIsAnsweredAndTheClientCanSendItsRest(String target, String host, int status)
+            throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1);
+             RawUpload upload = RawUpload.start(lb.server.uri(), target, host == null ? lb.server.uri().getAuthority() : host,
+                     body.length)) {
+            RawHttp.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
+
+            assertThat(answer.status()).isEqualTo(status);
+            assertThat(answer.head()).contains("\r\nconnection: close");
+            assertThat(n1.served()).isZero();
+            assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_refused_total{balancer=\""
                     + lb.server.config().name() + "\"} 1.0");
         }
     }

@@ -4,8 +4,11 @@ import io.cohort.metrics.OncePerKind;
 import io.micrometer.core.instrument.Counter;
 import java.io.DataInput;
 import java.net.Socket;
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.jgroups.Address;
+import org.jgroups.blocks.cs.Connection;
 import org.jgroups.logging.Slf4jLogImpl;
 import org.jgroups.protocols.TCP;
 import org.jgroups.util.Util;
@@ -21,7 +24,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Under TLS ({@link #secureWith}) each arriving connection completes its handshake on a thread of its own before
  * JGroups' single acceptor thread sees it ({@link HandshakingServerSocket}): a host that opens connections and sends
- * nothing no longer holds up the connections members open to this one.
+ * nothing no longer holds up the connections members open to this one. Each connection this member opens is closed if
+ * it is not established within the connect timeout ({@code sock_conn_timeout}) plus the same handshake time ({@link
+ * ClientHandshakeDeadlines}): JGroups starts the client's handshake without a timeout, so a listed host that accepted
+ * TCP and never answered held the member's only sender thread (pd bundler) for good, and no message left the member.
+ * A connection given up on is logged once per kind; it is not a refused connection and not counted as one.
  *
  * <p>Once {@link #countRefusedConnections} was called, a connection refused (a failed or late TLS handshake, a
  * wrong cookie, no peer address in time) is counted in {@code cohort.replication.connections.refused} and logged once
@@ -36,6 +43,7 @@ public class BufferedTcp extends TCP {
     private static final int MAX_KINDS_LOGGED = 16;
 
     private volatile Counter refusedConnections;
+    private volatile ClientHandshakeDeadlines clientDeadlines;
     private final OncePerKind kindsLogged = new OncePerKind(MAX_KINDS_LOGGED);
 
     @Override
@@ -56,8 +64,27 @@ public class BufferedTcp extends TCP {
      * refused as the acceptor's refusals are. Call before the channel starts; JGroups' own {@code tls} stays off.
      */
     void secureWith(SSLContext context) {
+        ConnectionSockets.available(); // fails here, at start, if JGroups' connections no longer give their socket
+        ClientHandshakeDeadlines deadlines = new ClientHandshakeDeadlines(this::getSockConnTimeout,
+                () -> TlsSocketFactory.handshakeMillis(getPeerAddrReadTimeout()),
+                (task, millis) -> getTimer().schedule(task, millis, TimeUnit.MILLISECONDS, true),
+                this::unanswered);
         setSocketFactory(new TlsSocketFactory(context, this::getPeerAddrReadTimeout,
-                (from, kind, reason) -> refused(local_addr, from, kind, reason)));
+                (from, kind, reason) -> refused(local_addr, from, kind, reason), deadlines));
+        this.clientDeadlines = deadlines;
+    }
+
+    /**
+     * Called by JGroups after a connection's {@code connect} returned (on the connecting thread) or an arriving one was
+     * read, before its receiver starts: a connection this member opened is established, its deadline cancelled.
+     */
+    @Override
+    public void connectionEstablished(Connection connection) {
+        super.connectionEstablished(connection);
+        ClientHandshakeDeadlines deadlines = clientDeadlines;
+        if (deadlines != null) {
+            ConnectionSockets.of(connection).ifPresent(deadlines::established);
+        }
     }
 
     @Override
@@ -66,6 +93,14 @@ public class BufferedTcp extends TCP {
         if (refusedConnections != null) {
             srv.setLogAcceptError(true);
             srv.log(new ConnectionServerLog());
+        }
+    }
+
+    /** Logs the first connection of each kind that this member opened and closed at its deadline. */
+    private void unanswered(SocketAddress to, String kind, String reason) {
+        if (kindsLogged.first(kind)) {
+            LOG.warn("{}: closed its connection to {}: {} (not a member's TLS port? a wrong member address, another "
+                    + "service on that port, or a hung process; further ones are not logged)", local_addr, to, reason);
         }
     }
 

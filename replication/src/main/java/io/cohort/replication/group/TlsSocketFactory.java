@@ -14,9 +14,10 @@ import org.jgroups.util.DefaultSocketFactory;
 
 /**
  * The transport's sockets under {@code <security tls="true">}: connections it opens speak only {@link
- * TlsIdentity#PROTOCOL} (the transport starts their handshake itself once connected), and the port it listens on is
- * a {@link HandshakingServerSocket}, which requires the client's certificate and hands the transport only connections
- * whose handshake completed. The context decides which certificates are presented and trusted ({@link TlsIdentity}).
+ * TlsIdentity#PROTOCOL} (the transport starts their handshake itself once connected) and each has a deadline ({@link
+ * ClientHandshakeDeadlines}), and the port it listens on is a {@link HandshakingServerSocket}, which requires the
+ * client's certificate and hands the transport only connections whose handshake completed. Both sides allow a
+ * handshake the same time. The context decides which certificates are presented and trusted ({@link TlsIdentity}).
  */
 final class TlsSocketFactory extends DefaultSocketFactory {
 
@@ -30,16 +31,26 @@ final class TlsSocketFactory extends DefaultSocketFactory {
     /**
      * @param handshakeMillis how long an arriving connection may take to complete its handshake, read when the
      *     listening socket is created (the transport's {@code peer_addr_read_timeout}, set after this factory); 0 or
-     *     less stands for {@value #UNBOUNDED_TIMEOUT_STANDIN_MILLIS} ms
+     *     less stands for {@value #UNBOUNDED_TIMEOUT_STANDIN_MILLIS} ms ({@link #handshakeMillis(int)})
+     * @param deadlines armed for each socket created to connect to a member
      */
-    TlsSocketFactory(SSLContext context, IntSupplier handshakeMillis, HandshakingServerSocket.Refusals refusals) {
+    TlsSocketFactory(SSLContext context, IntSupplier handshakeMillis, HandshakingServerSocket.Refusals refusals,
+            ClientHandshakeDeadlines deadlines) {
         super(context);
         this.context = context;
         this.handshakeMillis = handshakeMillis;
         this.refusals = refusals;
         SSLParameters client = new SSLParameters();
         client.setProtocols(new String[] {TlsIdentity.PROTOCOL});
-        setSocketConfigurator(socket -> ((SSLSocket) socket).setSSLParameters(client));
+        setSocketConfigurator(socket -> {
+            ((SSLSocket) socket).setSSLParameters(client);
+            deadlines.arm(socket);
+        });
+    }
+
+    /** The time a handshake may take for the transport's {@code peer_addr_read_timeout} (0 or less: JGroups' "forever"). */
+    static int handshakeMillis(int transportTimeoutMillis) {
+        return transportTimeoutMillis > 0 ? transportTimeoutMillis : UNBOUNDED_TIMEOUT_STANDIN_MILLIS;
     }
 
     @Override
@@ -47,9 +58,8 @@ final class TlsSocketFactory extends DefaultSocketFactory {
         SSLParameters server = new SSLParameters();
         server.setProtocols(new String[] {TlsIdentity.PROTOCOL});
         server.setNeedClientAuth(true);
-        int millis = handshakeMillis.getAsInt();
         return new HandshakingServerSocket(context.getSocketFactory(), server,
-                Duration.ofMillis(millis > 0 ? millis : UNBOUNDED_TIMEOUT_STANDIN_MILLIS), refusals);
+                Duration.ofMillis(handshakeMillis(handshakeMillis.getAsInt())), refusals);
     }
 
     @Override

@@ -37,6 +37,13 @@ class HandshakingServerSocketTest {
     private static final String MEMBERS = "127.0.0.1";
     private static final String OUTSIDER = "127.0.0.3";
 
+    /** The factory's client sockets are not used here. */
+    private static final ClientHandshakeDeadlines NO_CLIENT_SOCKETS = new ClientHandshakeDeadlines(() -> 0, () -> 1,
+            (task, millis) -> {
+                throw new AssertionError("no client socket expected");
+            }, (to, kind, reason) -> {
+            });
+
     private final TlsIdentity identity = TlsIdentity.derive(ClusterKeys.derive(new Secret("k7Qw2ZrT9pLx4VbN8sYd", "test"),
             CLUSTER), CLUSTER);
     private final SSLContext context = identity.context();
@@ -50,7 +57,7 @@ class HandshakingServerSocketTest {
     @BeforeEach
     void listen() throws IOException {
         server = new TlsSocketFactory(context, () -> (int) HANDSHAKE_TIME.toMillis(),
-                (from, kind, reason) -> refusals.add(new Refusal(from, kind, reason)))
+                (from, kind, reason) -> refusals.add(new Refusal(from, kind, reason)), NO_CLIENT_SOCKETS)
                 .createServerSocket("test", 0, 50, InetAddress.getByName(MEMBERS));
         assertThat(server).isInstanceOf(HandshakingServerSocket.class);
     }

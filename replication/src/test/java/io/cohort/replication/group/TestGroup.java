@@ -105,6 +105,11 @@ public final class TestGroup implements AutoCloseable {
         return transport;
     }
 
+    /** The port of member slot {@code slot} (0-based), listed as a member whether or not a member runs there. */
+    public int port(int slot) {
+        return ports.get(slot);
+    }
+
     public ReplicationSettings settings() {
         return settings;
     }

@@ -47,6 +47,7 @@ final class GroupStack {
     static final String PEER_STACK = "peer-tcp.xml";
     static final String MULTICAST_STACK = "multicast-udp.xml";
     private static final String BUNDLER_TYPE = "cohort.bundler_type";
+    private static final String SINGLE_SENDER_THREAD = "bundler.use_single_sender_thread";
 
     private GroupStack() {
     }
@@ -60,7 +61,7 @@ final class GroupStack {
         boolean tls = keys.isPresent() && cluster.security().map(SecurityConfig::tls).orElse(false);
         Map<String, String> values = new HashMap<>(placeholders(cluster.protocol()));
         if (tls && System.getProperty(BUNDLER_TYPE) == null) {
-            values.put(BUNDLER_TYPE, "pd"); // a TLS socket blocks when full: a sender thread per member writes, not the caller
+            values.put(BUNDLER_TYPE, "pd"); // a TLS socket blocks when full: sender threads write, not the caller
         }
         values.putAll(tuning);
         String xml = StackTemplate.fill(read(cluster.protocol()), values);
@@ -76,6 +77,10 @@ final class GroupStack {
             // FD_SOCK2 listens on a port of its own, outside TLS, and reads JGroups messages from whoever connects;
             // the transport's own connections raise the same suspicion when a member's process dies
             configs.removeIf(config -> config.getProtocolName().matches("FD_SOCK2?"));
+            // a sender thread per member (JGroups' pd bundler has one for all by default): a member slow to take bytes,
+            // or a listed host that never answers the handshake, holds up only the messages to it
+            configs.stream().filter(config -> config.getProtocolName().equals(BufferedTcp.class.getName())).findFirst()
+                    .ifPresent(transport -> transport.getProperties().putIfAbsent(SINGLE_SENDER_THREAD, "false"));
         }
         if (cluster.protocol() instanceof PeerProtocol peer && peer.stack().isEmpty()) {
             replaceDiscovery(configs, peer);

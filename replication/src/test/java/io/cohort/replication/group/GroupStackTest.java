@@ -141,6 +141,7 @@ class GroupStackTest {
             TCP tcp = (TCP) stack.getTransport();
             assertThat(tcp.getSocketFactory()).isInstanceOf(TlsSocketFactory.class); // HandshakingServerSocketTest
             assertThat(tcp.getBundler()).isInstanceOf(PerDestinationBundler.class);
+            assertThat(((PerDestinationBundler) tcp.getBundler()).useSingleSenderThread()).as("one sender for all").isFalse();
             assertThat(tcp.enableSuspectEvents()).isTrue();
             assertThat((Object) stack.findProtocol(FD_SOCK2.class)).isNull();
             assertThat((Object) stack.findProtocol(SYM_ENCRYPT.class)).isNull();

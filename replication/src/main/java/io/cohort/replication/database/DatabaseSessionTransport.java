@@ -125,7 +125,7 @@ final class DatabaseSessionTransport implements SessionTransport {
         }
         state.lastAccessWritten = change.lastAccessed().toEpochMilli();
         state.maxInactiveWritten = change.maxInactiveMillis();
-        return new DatabaseDispatch(this, new Store(change, !state.committed, Optional.ofNullable(state.renamedFrom)),
+        return new DatabaseDispatch(this, new Store(change, !state.committed, state.renamedFrom),
                 acknowledged, state);
     }
 
@@ -157,10 +157,12 @@ final class DatabaseSessionTransport implements SessionTransport {
     @Override
     public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
         tracked.tombstone(sessionId);
-        if (tracked.forgetDisowned(sessionId) || tracked.remove(sessionId) == null) {
+        TrackedSessions.State state = tracked.forgetDisowned(sessionId) ? null : tracked.remove(sessionId);
+        if (state == null) {
             return Dispatch.NONE;
         }
-        return new DatabaseDispatch(this, new Removal(sessionId), syncTimeout != null);
+        // rows no write has moved to this id yet (its write failed, or waits behind this removal) go with it
+        return new DatabaseDispatch(this, new Removal(sessionId, state.renamedFrom), syncTimeout != null);
     }
 
     /**
@@ -342,6 +344,14 @@ final class DatabaseSessionTransport implements SessionTransport {
         return current == null ? dispatches : current;
     }
 
+    /**
+     * Whether the session the write was prepared for got another id since: the next write under that id moves these
+     * rows, or its removal deletes them, so they are not deleted on their own (the session still lives in them).
+     */
+    private static boolean renamedSince(DatabaseDispatch dispatch, String sessionId) {
+        return dispatch.preparedUnder() != null && dispatch.preparedUnder().renamedFrom.contains(sessionId);
+    }
+
     /** A queued write was dropped: the next change of its session is written in full, a removal is retried. */
     void abandoned(DatabaseDispatch dispatch) {
         missed(dispatch);
@@ -350,8 +360,9 @@ final class DatabaseSessionTransport implements SessionTransport {
     /** A write did not reach the database. */
     private void missed(DatabaseDispatch dispatch) {
         String sessionId = dispatch.write().sessionId();
-        if (dispatch.write() instanceof Removal) {
+        if (dispatch.write() instanceof Removal removal) {
             tracked.removalPending(sessionId);
+            removal.formerIds().forEach(tracked::removalPending);
         } else {
             tracked.needsFull(sessionId);
         }
@@ -383,17 +394,18 @@ final class DatabaseSessionTransport implements SessionTransport {
                     TrackedSessions.State state = tracked.get(store.sessionId());
                     if (state != null) {
                         state.committed = true;
-                        if (store.renamedFrom().isPresent() && store.renamedFrom().get().equals(state.renamedFrom)) {
-                            state.renamedFrom = null; // the rows are under this id now
+                        if (!store.renamedFrom().isEmpty() && store.renamedFrom().equals(state.renamedFrom)) {
+                            state.renamedFrom = List.of(); // the rows are under this id now
                         }
-                    } else if (tracked.tombstoned(store.sessionId())) {
+                    } else if (tracked.tombstoned(store.sessionId()) && !renamedSince(dispatch, store.sessionId())) {
                         tracked.removalPending(store.sessionId()); // removed while this change waited: delete it again
                     }
                     metrics.sent(store.change().attributeCount(), store.estimatedBytes());
                 } else {
                     metrics.sentBytes(write.estimatedBytes());
-                    if (write instanceof Removal) {
+                    if (write instanceof Removal removal) {
                         tracked.removalDone(write.sessionId());
+                        removal.formerIds().forEach(tracked::removalDone);
                         tracked.retired(write.sessionId());
                     }
                 }

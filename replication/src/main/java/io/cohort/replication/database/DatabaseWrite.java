@@ -3,9 +3,9 @@ package io.cohort.replication.database;
 import io.cohort.replication.engine.ChangeKind;
 import io.cohort.replication.engine.SessionChange;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 
 /** One unit of work of the database transport, written by {@link SessionWriter} inside a transaction. */
 sealed interface DatabaseWrite {
@@ -33,18 +33,19 @@ sealed interface DatabaseWrite {
      *
      * @param mayInsert whether the session is new to the database as far as this node knows, so a
      *     missing row is inserted; otherwise a missing row means another node removed or owns it
-     * @param renamedFrom the id under which this node's rows of the session are, when the session got a new id
-     *     since they were written: they are moved to the new id first, if this node still owns them
+     * @param renamedFrom the ids under which this node's rows of the session may be, newest first, when the session got
+     *     new ids since they were written (an earlier write under a newer id may or may not have moved them yet): the
+     *     first of them that holds rows of this node's has them moved to the new id, before anything is written
      */
-    record Store(SessionChange change, boolean mayInsert, Optional<String> renamedFrom) implements DatabaseWrite {
+    record Store(SessionChange change, boolean mayInsert, List<String> renamedFrom) implements DatabaseWrite {
 
         public Store {
             Objects.requireNonNull(change, "change");
-            Objects.requireNonNull(renamedFrom, "renamedFrom");
+            renamedFrom = List.copyOf(renamedFrom);
         }
 
         Store(SessionChange change, boolean mayInsert) {
-            this(change, mayInsert, Optional.empty());
+            this(change, mayInsert, List.of());
         }
 
         @Override
@@ -63,8 +64,21 @@ sealed interface DatabaseWrite {
         }
     }
 
-    /** The owner removed the session: its rows go, if this node still owns it. */
-    record Removal(String sessionId) implements DatabaseWrite {
+    /**
+     * The owner removed the session: its rows go, if this node still owns it.
+     *
+     * @param formerIds ids the session had before, whose rows of this node's no write moved to the id yet (its
+     *     write under the new id failed, or is still queued): they go too
+     */
+    record Removal(String sessionId, List<String> formerIds) implements DatabaseWrite {
+
+        public Removal {
+            formerIds = List.copyOf(formerIds);
+        }
+
+        Removal(String sessionId) {
+            this(sessionId, List.of());
+        }
 
         @Override
         public long estimatedBytes() {

@@ -93,7 +93,13 @@ final class SessionWriter {
             return store(statements, store);
         }
         if (write instanceof Removal removal) {
-            return remove(statements, removal.sessionId());
+            Outcome outcome = remove(statements, removal.sessionId());
+            for (String formerId : removal.formerIds()) {
+                if (remove(statements, formerId) == Outcome.WRITTEN) {
+                    outcome = Outcome.WRITTEN;
+                }
+            }
+            return outcome;
         }
         Touch touch = (Touch) write;
         PreparedStatement update = statements.get(tables.touchSession());
@@ -110,7 +116,7 @@ final class SessionWriter {
         boolean matched = update(statements, store);
         // the session got a new id since its rows were written: they are moved by the first write under the new id
         // (a later one finds them there), only if they are still this node's
-        if (!matched && store.renamedFrom().isPresent() && rename(statements, store.renamedFrom().get(), store.sessionId())) {
+        if (!matched && movedFromFormerId(statements, store)) {
             matched = update(statements, store);
         }
         // only a full copy may create the row: a delta whose full copy never arrived would make a partial session
@@ -136,6 +142,16 @@ final class SessionWriter {
         update.setString(8, nodeName);
         update.setLong(9, store.full() ? change.version() : change.version() - 1);
         return update.executeUpdate() > 0;
+    }
+
+    /** Moves this node's rows of the session from the newest of its former ids that has them; whether one had. */
+    private boolean movedFromFormerId(Statements statements, Store store) throws SQLException {
+        for (String formerId : store.renamedFrom()) {
+            if (rename(statements, formerId, store.sessionId())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Moves this node's rows of a session to its new id; false if no session row under the old id is this node's. */

@@ -1,6 +1,8 @@
 package io.cohort.replication.database;
 
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -37,8 +39,11 @@ final class TrackedSessions {
         volatile long lastAccessWritten;
         /** The inactive interval in the database as this node wrote (or loaded) it (ms; 0 or less: never expires). */
         volatile long maxInactiveWritten;
-        /** The id under which this node's committed rows are, when the session got a new id since; else null. */
-        volatile String renamedFrom;
+        /**
+         * The ids under which this node's committed rows may still be, newest first, when the session got new ids since
+         * they were written; empty once a write under the current id moved them.
+         */
+        volatile List<String> renamedFrom = List.of();
     }
 
     private final ConcurrentMap<String, State> states = new ConcurrentHashMap<>();
@@ -99,7 +104,8 @@ final class TrackedSessions {
 
     /**
      * The session got a new id at this node. Its state moves to the new id; committed rows under the old id are moved
-     * by the next write ({@link State#renamedFrom}).
+     * by the next write ({@link State#renamedFrom}). A second new id before that write landed adds the one before it:
+     * the rows are under one of them, depending on whether the write under the first new id got through.
      *
      * @return false if another node took the session over under the old id: it is disowned under the new one too
      */
@@ -110,8 +116,10 @@ final class TrackedSessions {
         }
         State state = states.remove(oldId);
         if (state != null) {
-            if (state.committed && state.renamedFrom == null) {
-                state.renamedFrom = oldId;
+            if (state.committed) {
+                List<String> former = new ArrayList<>(List.of(oldId));
+                former.addAll(state.renamedFrom);
+                state.renamedFrom = List.copyOf(former);
             }
             states.put(newId, state);
         }

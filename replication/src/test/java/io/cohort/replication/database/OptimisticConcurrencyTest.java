@@ -246,6 +246,47 @@ class OptimisticConcurrencyTest {
         }
     }
 
+    @Test
+    void aSecondChangeOfIdBeforeTheFirstWasWrittenMovesTheRowsToTheNewestId() throws Exception {
+        try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
+            DatabaseSessionTransport a = nodes.transport("a");
+            a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
+
+            a.idChanging("s1", "s2"); // two changes of id (sign-on, then a step-up) before the lane wrote either
+            a.prepareRemoval("s1", RemovalCause.INVALIDATED).send();
+            Dispatch underS2 = a.prepare(change("s2", 2, ChangeKind.FULL, "EST-1"), false);
+            a.idChanging("s2", "s3");
+            a.prepareRemoval("s2", RemovalCause.INVALIDATED).send();
+            Dispatch underS3 = a.prepare(change("s3", 3, ChangeKind.FULL, "EST-2"), false);
+            underS2.send();
+            underS3.send();
+
+            SessionRows rows = new SessionRows(nodes.database());
+            assertThat(underS3.applied()).as("the write under the newest id").isNotCompletedExceptionally();
+            assertThat(a.tracks("s3")).as("a still owns the session under its newest id").isTrue();
+            assertThat(rows.version("s3")).isEqualTo(3);
+            assertThat(rows.version("s1")).as("rows left under the first id").isEqualTo(-1);
+            assertThat(rows.version("s2")).as("rows left under the second id").isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void anInvalidationAfterAChangeOfIdWhoseWriteFailedDeletesTheRowsUnderTheOldId() throws Exception {
+        try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
+            DatabaseSessionTransport a = nodes.transport("a");
+            a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
+
+            a.idChanging("s1", "s2"); // a sign-on
+            a.prepareRemoval("s1", RemovalCause.INVALIDATED).send();
+            a.prepare(change("s2", 2, ChangeKind.FULL, "EST-1"), false).abandon(); // its write never reached the database
+            a.prepareRemoval("s2", RemovalCause.INVALIDATED).send(); // the user signs off
+
+            SessionRows rows = new SessionRows(nodes.database());
+            assertThat(rows.version("s1")).as("the signed-off session's rows under its old id").isEqualTo(-1);
+            assertThat(rows.version("s2")).isEqualTo(-1);
+        }
+    }
+
     private static SessionChange change(long version, ChangeKind kind, String cart) {
         return change("s1", version, kind, cart);
     }

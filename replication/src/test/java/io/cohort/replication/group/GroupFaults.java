@@ -138,6 +138,40 @@ final class GroupFaults {
     }
 
     /**
+     * Holds back everything {@code from}'s replication layer sends, on its way out, until closed; closing lets it go, in
+     * the order it was sent, before anything sent later: the window in which an asynchronous owner's changes are still
+     * queued, with none of them at the holders yet.
+     */
+    static AutoCloseable holdOutgoing(TestMember from) {
+        ProtocolStack stack = from.service().channel().channel().getProtocolStack();
+        Protocol holding = new Protocol() {
+            private final List<Message> held = new java.util.ArrayList<>();
+            private boolean open;
+
+            @Override
+            public synchronized Object down(Message message) {
+                if (open || message.getLength() == 0) {
+                    return down_prot.down(message);
+                }
+                held.add(message);
+                return null;
+            }
+
+            @Override
+            public synchronized void stop() {
+                open = true;
+                held.forEach(down_prot::down);
+                held.clear();
+            }
+        };
+        stack.insertProtocolAtTop(holding);
+        return () -> {
+            holding.stop();
+            stack.removeProtocol(holding);
+        };
+    }
+
+    /**
      * Makes {@code at} apply every session change from {@code from} {@code delay} late, until closed: the thread that
      * delivers the change waits before handing it to the replication layer, as a holder under load does, so its
      * acknowledgement comes that much later.

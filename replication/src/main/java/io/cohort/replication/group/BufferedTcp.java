@@ -3,14 +3,19 @@ package io.cohort.replication.group;
 import io.cohort.metrics.OncePerKind;
 import io.micrometer.core.instrument.Counter;
 import java.io.DataInput;
+import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import org.jgroups.Address;
+import org.jgroups.PhysicalAddress;
 import org.jgroups.blocks.cs.Connection;
 import org.jgroups.logging.Slf4jLogImpl;
 import org.jgroups.protocols.TCP;
+import org.jgroups.protocols.TCPPING;
+import org.jgroups.stack.IpAddress;
+import org.jgroups.util.LazyRemovalCache;
 import org.jgroups.util.Util;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,7 +75,7 @@ public class BufferedTcp extends TCP {
                 (task, millis) -> getTimer().schedule(task, millis, TimeUnit.MILLISECONDS, true),
                 this::unanswered);
         setSocketFactory(new TlsSocketFactory(context, this::getPeerAddrReadTimeout,
-                (from, kind, reason) -> refused(local_addr, from, kind, reason), deadlines));
+                (from, kind, reason) -> refused(local_addr, from, kind, reason), this::isMemberAddress, deadlines));
         this.clientDeadlines = deadlines;
     }
 
@@ -94,6 +99,24 @@ public class BufferedTcp extends TCP {
             srv.setLogAcceptError(true);
             srv.log(new ConnectionServerLog());
         }
+    }
+
+    /**
+     * Whether {@code address} is a member's as this transport knows the members: the physical addresses it learnt
+     * (discovery, connections) and the listed initial hosts ({@code TCPPING}), so a member joining for the first time
+     * counts too.
+     */
+    boolean isMemberAddress(InetAddress address) {
+        LazyRemovalCache<Address, PhysicalAddress> learnt = logical_addr_cache;
+        if (learnt != null && learnt.nonRemovedValues().stream().anyMatch(physical -> isAt(physical, address))) {
+            return true;
+        }
+        TCPPING listed = stack == null ? null : stack.findProtocol(TCPPING.class);
+        return listed != null && listed.getInitialHosts().stream().anyMatch(physical -> isAt(physical, address));
+    }
+
+    private static boolean isAt(PhysicalAddress physical, InetAddress address) {
+        return physical instanceof IpAddress ip && address.equals(ip.getIpAddress());
     }
 
     /** Logs the first connection of each kind that this member opened and closed at its deadline. */

@@ -24,6 +24,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
 import javax.net.ssl.SSLSocketFactory;
@@ -38,14 +39,19 @@ import org.slf4j.LoggerFactory;
  * handshake timeout per silent connection.
  *
  * <p>What a host can still take: at most {@value #MAX_UNDER_WAY_PER_ADDRESS} handshakes under way from one address and
- * {@value #MAX_UNDER_WAY} in all; a connection beyond either bound is closed at once. Every connection refused (a
+ * {@value #MAX_UNDER_WAY} in all from addresses that are not the group's members'; a connection beyond either bound is
+ * closed at once. Connections from the members' addresses (as the transport knows them: {@code memberAddress}) have
+ * {@value #MAX_UNDER_WAY_FROM_MEMBERS} handshakes of their own, so hosts that fill the others from many addresses
+ * delay no member's connection. Every connection refused (a
  * failed or late handshake, a bound reached) is reported to {@link Refusals}. The socket's own {@code SO_TIMEOUT} is
  * not applied to {@code accept()}.
  */
 final class HandshakingServerSocket extends ServerSocket {
 
-    /** Handshakes under way at once; a connection beyond them is closed without one. */
+    /** Handshakes under way at once from addresses not the members'; a connection beyond them is closed without one. */
     static final int MAX_UNDER_WAY = 64;
+    /** Handshakes under way at once from the members' addresses, beside {@link #MAX_UNDER_WAY}. */
+    static final int MAX_UNDER_WAY_FROM_MEMBERS = 16;
     /** Handshakes under way at once from one address: one host cannot take all of {@link #MAX_UNDER_WAY}. */
     static final int MAX_UNDER_WAY_PER_ADDRESS = 8;
     /** Connections handshaken but not yet taken by {@code accept()}; more are closed. */
@@ -74,6 +80,9 @@ final class HandshakingServerSocket extends ServerSocket {
     private final SSLParameters parameters;
     private final Duration handshakeTime;
     private final Refusals refusals;
+    private final Predicate<InetAddress> memberAddress;
+    private final AtomicInteger outsidersUnderWay = new AtomicInteger();
+    private final AtomicInteger membersUnderWay = new AtomicInteger();
     private final BlockingQueue<SSLSocket> handshaken = new LinkedBlockingQueue<>(MAX_WAITING);
     private final Set<Socket> underWay = ConcurrentHashMap.newKeySet();
     private final Map<InetAddress, Integer> underWayByAddress = new HashMap<>();
@@ -88,9 +97,11 @@ final class HandshakingServerSocket extends ServerSocket {
      *
      * @param parameters the server side's: protocols, and whether the client's certificate is needed
      * @param handshakeTime how long a connection may take from its arrival to the end of its handshake
+     * @param memberAddress whether an address is one of the group's members' (asked once per arriving connection, on
+     *     the accepting thread; must not block)
      */
-    HandshakingServerSocket(SSLSocketFactory tls, SSLParameters parameters, Duration handshakeTime, Refusals refusals)
-            throws IOException {
+    HandshakingServerSocket(SSLSocketFactory tls, SSLParameters parameters, Duration handshakeTime, Refusals refusals,
+            Predicate<InetAddress> memberAddress) throws IOException {
         if (handshakeTime.isNegative() || handshakeTime.isZero()) {
             throw new IllegalArgumentException("handshake time must be positive: " + handshakeTime);
         }
@@ -98,7 +109,9 @@ final class HandshakingServerSocket extends ServerSocket {
         this.parameters = parameters;
         this.handshakeTime = handshakeTime;
         this.refusals = refusals;
-        this.handshakes = new ThreadPoolExecutor(0, MAX_UNDER_WAY, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
+        this.memberAddress = memberAddress;
+        // the counts bound the handshakes; the threads have room for those whose thread is just finishing
+        this.handshakes = new ThreadPoolExecutor(0, 2 * (MAX_UNDER_WAY + MAX_UNDER_WAY_FROM_MEMBERS), 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 daemons(name + "-handshake"));
         this.deadlines = new ScheduledThreadPoolExecutor(1, daemons(name + "-deadline"));
         deadlines.setRemoveOnCancelPolicy(true);
@@ -175,11 +188,32 @@ final class HandshakingServerSocket extends ServerSocket {
                     "more than " + MAX_UNDER_WAY_PER_ADDRESS + " TLS handshakes under way from " + from.getHostAddress());
             return;
         }
-        try {
-            handshakes.execute(() -> handshake(raw, from));
-        } catch (RejectedExecutionException full) {
+        boolean member = memberAddress.test(from);
+        AtomicInteger pool = member ? membersUnderWay : outsidersUnderWay;
+        int bound = member ? MAX_UNDER_WAY_FROM_MEMBERS : MAX_UNDER_WAY;
+        if (pool.incrementAndGet() > bound) {
+            pool.decrementAndGet();
             release(from);
-            refuse(raw, "too many handshakes under way", MAX_UNDER_WAY + " TLS handshakes under way already");
+            refuse(raw, member ? "too many handshakes under way from members" : "too many handshakes under way",
+                    bound + " TLS handshakes under way already" + (member ? " from the members' addresses" : ""));
+            return;
+        }
+        try {
+            handshakes.execute(() -> {
+                try {
+                    handshake(raw, from);
+                } finally {
+                    pool.decrementAndGet();
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            pool.decrementAndGet();
+            release(from);
+            if (isClosed()) {
+                closeQuietly(raw);
+            } else {
+                refuse(raw, "too many handshakes under way", "no thread left for a TLS handshake");
+            }
         }
     }
 

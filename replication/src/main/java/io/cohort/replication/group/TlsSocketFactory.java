@@ -7,6 +7,7 @@ import java.net.ServerSocket;
 import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.function.IntSupplier;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.SSLSocket;
@@ -27,19 +28,23 @@ final class TlsSocketFactory extends DefaultSocketFactory {
     private final SSLContext context;
     private final IntSupplier handshakeMillis;
     private final HandshakingServerSocket.Refusals refusals;
+    private final Predicate<InetAddress> memberAddress;
 
     /**
      * @param handshakeMillis how long an arriving connection may take to complete its handshake, read when the
      *     listening socket is created (the transport's {@code peer_addr_read_timeout}, set after this factory); 0 or
      *     less stands for {@value #UNBOUNDED_TIMEOUT_STANDIN_MILLIS} ms ({@link #handshakeMillis(int)})
+     * @param memberAddress whether an arriving connection's address is a member's: those have handshakes of their own
+     *     ({@link HandshakingServerSocket#MAX_UNDER_WAY_FROM_MEMBERS})
      * @param deadlines armed for each socket created to connect to a member
      */
     TlsSocketFactory(SSLContext context, IntSupplier handshakeMillis, HandshakingServerSocket.Refusals refusals,
-            ClientHandshakeDeadlines deadlines) {
+            Predicate<InetAddress> memberAddress, ClientHandshakeDeadlines deadlines) {
         super(context);
         this.context = context;
         this.handshakeMillis = handshakeMillis;
         this.refusals = refusals;
+        this.memberAddress = memberAddress;
         SSLParameters client = new SSLParameters();
         client.setProtocols(new String[] {TlsIdentity.PROTOCOL});
         setSocketConfigurator(socket -> {
@@ -59,7 +64,7 @@ final class TlsSocketFactory extends DefaultSocketFactory {
         server.setProtocols(new String[] {TlsIdentity.PROTOCOL});
         server.setNeedClientAuth(true);
         return new HandshakingServerSocket(context.getSocketFactory(), server,
-                Duration.ofMillis(handshakeMillis(handshakeMillis.getAsInt())), refusals);
+                Duration.ofMillis(handshakeMillis(handshakeMillis.getAsInt())), refusals, memberAddress);
     }
 
     @Override

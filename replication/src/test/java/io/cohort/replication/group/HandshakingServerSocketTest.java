@@ -57,7 +57,8 @@ class HandshakingServerSocketTest {
     @BeforeEach
     void listen() throws IOException {
         server = new TlsSocketFactory(context, () -> (int) HANDSHAKE_TIME.toMillis(),
-                (from, kind, reason) -> refusals.add(new Refusal(from, kind, reason)), NO_CLIENT_SOCKETS)
+                (from, kind, reason) -> refusals.add(new Refusal(from, kind, reason)),
+                address -> address.getHostAddress().equals(MEMBERS), NO_CLIENT_SOCKETS)
                 .createServerSocket("test", 0, 50, InetAddress.getByName(MEMBERS));
         assertThat(server).isInstanceOf(HandshakingServerSocket.class);
     }
@@ -109,6 +110,30 @@ class HandshakingServerSocketTest {
             socket.setSoTimeout(1_000);
             assertThat(closedByPeer(socket)).as("closed by the member").isTrue();
         }
+    }
+
+    /**
+     * Silent connections from as many addresses as it takes to fill every handshake of non-members (8 addresses of 8):
+     * the next one is refused, and a member's connection is still handed over at once. Without handshakes of their own
+     * the member was refused as the next outsider was.
+     */
+    @Test
+    void outsidersFillingTheirHandshakesFromManyAddressesDelayNoMember() throws Exception {
+        CompletableFuture<Socket> accepted = acceptLater();
+        int perAddress = HandshakingServerSocket.MAX_UNDER_WAY_PER_ADDRESS;
+        for (int address = 1; address <= HandshakingServerSocket.MAX_UNDER_WAY / perAddress; address++) {
+            for (int i = 0; i < perAddress; i++) {
+                plain("127.0.1." + address);
+            }
+        }
+        plain("127.0.2.1");
+        Await.until("the outsider over the bound refused", () -> refusals.size() == 1);
+        assertThat(refusals.get(0).kind()).isEqualTo("too many handshakes under way");
+
+        SSLSocket member = member(MEMBERS);
+        member.startHandshake();
+        opened.add(accepted.get(HANDSHAKE_TIME.toMillis() / 2, TimeUnit.MILLISECONDS)); // before any outsider's ran out
+        assertThat(refusals).as("refused").hasSize(1);
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.cohort.config.Secret;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -55,6 +56,9 @@ class TlsTransportTest {
             assertThat((Object) stack.findProtocol(SYM_ENCRYPT.class)).as("SYM_ENCRYPT: TLS encrypts").isNull();
             assertThat((Object) stack.findProtocol(FD_SOCK2.class)).as("FD_SOCK2: its port is outside TLS").isNull();
             assertThat(members.get(0).service().channel().seals()).as("frames sealed: TLS authenticates them").isFalse();
+            BufferedTcp transport = (BufferedTcp) stack.getTransport();
+            assertThat(transport.isMemberAddress(InetAddress.getByName("127.0.0.1"))).as("the members' address").isTrue();
+            assertThat(transport.isMemberAddress(InetAddress.getByName(OUTSIDER_ADDRESS))).as("another").isFalse();
         }
     }
 

@@ -1,5 +1,7 @@
 package io.cohort.net;
 
+import static org.assertj.core.api.Assertions.assertThatNoException;
+
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,8 +20,11 @@ import java.util.TreeMap;
  */
 public final class RawHttpUpload implements AutoCloseable {
 
-    /** An answer as it came: status, headers (names in lower case) and body. */
-    public record Answer(int status, Map<String, String> headers, String body) {
+    /**
+     * An answer as it came: status, headers (names in lower case), the head as text (the status line and each header
+     * line in lower case, joined by CRLF) and body.
+     */
+    public record Answer(int status, Map<String, String> headers, String head, String body) {
     }
 
     private static final int CHUNK = 64 * 1024;
@@ -33,9 +38,15 @@ public final class RawHttpUpload implements AutoCloseable {
      * {@code Content-Length: length} or, with {@code length} negative, {@code Transfer-Encoding: chunked}.
      */
     public static RawHttpUpload start(URI server, String path, long length, String... headerLines) throws IOException {
+        return start(server, path, server.getAuthority(), length, headerLines);
+    }
+
+    /** As {@link #start(URI, String, long, String...)} with the request target and {@code Host} of the test's choosing. */
+    public static RawHttpUpload start(URI server, String target, String host, long length, String... headerLines)
+            throws IOException {
         Socket socket = new Socket(server.getHost(), server.getPort());
         socket.setSoTimeout(10_000);
-        StringBuilder head = new StringBuilder("PUT " + path + " HTTP/1.1\r\nHost: " + server.getAuthority() + "\r\n");
+        StringBuilder head = new StringBuilder("PUT " + target + " HTTP/1.1\r\nHost: " + host + "\r\n");
         for (String line : headerLines) {
             head.append(line).append("\r\n");
         }
@@ -87,16 +98,36 @@ public final class RawHttpUpload implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code body} all before reading the answer, as Java's HttpClient and many scripts do, except that it waits
+     * for the answer after {@code sentBeforeAnswer} bytes and then a second more, so that a server that closes the
+     * connection once it has answered has certainly closed it before the rest is sent. Fails the test when sending the
+     * rest fails (a server that closed with the body unread makes its kernel reset the connection: "Broken pipe").
+     */
+    public Answer sendAllThenRead(byte[] body, int sentBeforeAnswer) throws IOException, InterruptedException {
+        send(body, 0, sentBeforeAnswer);
+        awaitAnswer(Duration.ofSeconds(10));
+        Thread.sleep(1000); // no event tells a client that the server has closed; Jetty closes as the request completes
+        assertThatNoException().as("sending the rest of the body after the answer came").isThrownBy(() -> {
+            send(body, sentBeforeAnswer, body.length);
+            end();
+        });
+        return readAnswer();
+    }
+
     /** Reads an answer whose body has a Content-Length. */
     public Answer readAnswer() throws IOException {
         String status = line();
         Map<String, String> headers = new TreeMap<>();
+        StringBuilder head = new StringBuilder(status);
         for (String header = line(); !header.isEmpty(); header = line()) {
             int colon = header.indexOf(':');
             headers.put(header.substring(0, colon).trim().toLowerCase(Locale.ROOT), header.substring(colon + 1).trim());
+            head.append("\r\n").append(header.toLowerCase(Locale.ROOT));
         }
         byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
-        return new Answer(Integer.parseInt(status.split(" ")[1]), headers, new String(body, StandardCharsets.UTF_8));
+        return new Answer(Integer.parseInt(status.split(" ")[1]), headers, head.toString(),
+                new String(body, StandardCharsets.UTF_8));
     }
 
     private String line() throws IOException {

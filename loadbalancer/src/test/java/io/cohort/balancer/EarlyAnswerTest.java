@@ -1,9 +1,11 @@
 package io.cohort.balancer;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.cohort.config.ClientLimitsConfig;
 import io.cohort.config.DataSize;
+import io.cohort.net.RawHttpUpload;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
@@ -30,7 +32,7 @@ class EarlyAnswerTest {
     void aDeclaredBodyOverTheLimitIsAnswered413AndTheClientCanSendItsRest() throws Exception {
         StubMember n1 = StubMember.start("n1");
         try (TestBalancer lb = TestBalancer.start(limit("1MiB"), n1)) {
-            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
+            RawHttpUpload.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
 
             assertThat(answer.status()).isEqualTo(413);
             assertThat(answer.body()).contains(ErrorPage.TOO_LARGE);
@@ -46,7 +48,7 @@ class EarlyAnswerTest {
         StubMember n1 = StubMember.start("n1");
         try (TestBalancer lb = TestBalancer.start(limit("1MiB"), n1)) {
             // chunked: no length to refuse up front; answered once more than 1 MiB has passed
-            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), -1, 1024 * KIB + 64 * KIB);
+            RawHttpUpload.Answer answer = sendAllThenRead(lb.server.uri(), -1, 1024 * KIB + 64 * KIB);
 
             assertThat(answer.status()).isEqualTo(413);
             assertThat(answer.body()).contains(ErrorPage.TOO_LARGE);
@@ -67,7 +69,7 @@ class EarlyAnswerTest {
             assertThat(lb.get("/shop/").statusCode()).as("the burst").isEqualTo(200);
 
             // a refused request needs two drips at 1/s: the upload comes well within them
-            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
+            RawHttpUpload.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
 
             assertThat(answer.status()).isEqualTo(429);
             assertThat(answer.head()).contains("\r\nconnection: close");
@@ -84,7 +86,7 @@ class EarlyAnswerTest {
             n1.healthy(false);
             lb.checkUntil(() -> !lb.backend("n1").isUp());
 
-            RawHttp.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
+            RawHttpUpload.Answer answer = sendAllThenRead(lb.server.uri(), body.length, 64 * KIB);
 
             assertThat(answer.status()).isEqualTo(503);
             assertThat(answer.body()).contains(ErrorPage.NO_MEMBER);
@@ -100,9 +102,9 @@ class EarlyAnswerTest {
             throws Exception {
         StubMember n1 = StubMember.start("n1");
         try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1);
-             RawUpload upload = RawUpload.start(lb.server.uri(), target, host == null ? lb.server.uri().getAuthority() : host,
+             RawHttpUpload upload = RawHttpUpload.start(lb.server.uri(), target, host == null ? lb.server.uri().getAuthority() : host,
                      body.length)) {
-            RawHttp.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
+            RawHttpUpload.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
 
             assertThat(answer.status()).isEqualTo(status);
             assertThat(answer.head()).contains("\r\nconnection: close");
@@ -118,8 +120,8 @@ class EarlyAnswerTest {
         return settings;
     }
 
-    private RawHttp.Answer sendAllThenRead(URI balancer, long declaredLength, int sentBeforeAnswer) throws Exception {
-        try (RawUpload upload = RawUpload.start(balancer, "/upload", declaredLength)) {
+    private RawHttpUpload.Answer sendAllThenRead(URI balancer, long declaredLength, int sentBeforeAnswer) throws Exception {
+        try (RawHttpUpload upload = RawHttpUpload.start(balancer, "/upload", declaredLength)) {
             return upload.sendAllThenRead(body, sentBeforeAnswer);
         }
     }

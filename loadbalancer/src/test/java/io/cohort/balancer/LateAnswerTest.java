@@ -1,7 +1,9 @@
 package io.cohort.balancer;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.cohort.net.RawHttpUpload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -36,8 +38,8 @@ class LateAnswerTest {
             TestBalancer.Settings settings = new TestBalancer.Settings();
             settings.socketMembers = Map.of("n9", member.getLocalPort());
             try (TestBalancer lb = TestBalancer.start(settings);
-                 RawUpload upload = RawUpload.start(lb.server.uri(), "/upload", body.length)) {
-                RawHttp.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
+                 RawHttpUpload upload = RawHttpUpload.start(lb.server.uri(), "/upload", body.length)) {
+                RawHttpUpload.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
 
                 assertThat(answer.status()).isEqualTo(502);
                 assertThat(answer.head()).contains("\r\nconnection: close");
@@ -52,8 +54,8 @@ class LateAnswerTest {
         settings.idleTimeout = Duration.ofSeconds(2);
         StubMember n1 = StubMember.start("n1");
         try (TestBalancer lb = TestBalancer.start(settings, n1);
-             RawUpload upload = RawUpload.start(lb.server.uri(), "/upload", body.length)) {
-            RawHttp.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
+             RawHttpUpload upload = RawHttpUpload.start(lb.server.uri(), "/upload", body.length)) {
+            RawHttpUpload.Answer answer = upload.sendAllThenRead(body, 64 * KIB);
 
             assertThat(answer.status()).isEqualTo(408);
             assertThat(answer.head()).contains("\r\nconnection: close");

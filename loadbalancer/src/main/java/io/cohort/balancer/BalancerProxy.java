@@ -54,7 +54,11 @@ import org.slf4j.LoggerFactory;
  * malformed or grew past the limit) is the client's failure: it counts against no member (no
  * error, no health change) and is not retried. A request HttpClient refuses to queue because
  * {@code max-queued-per-member} already wait for its member's connections is the balancer's own
- * overload: 503 with {@code Retry-After}, no member error, no retry.
+ * overload: 503 with {@code Retry-After}, no member error, no retry. Before any of that, a request that could run twice
+ * (idempotent, none of its body read) whose attempt went out on a kept-alive connection from the pool that ended under
+ * it before any answer is sent to the same member again, at most {@link StaleConnection#MAX_RESENDS} times: the member
+ * closed an idle connection as the balancer took it, which is no failure of the member (no error, no health change,
+ * and no move of the session away from its owner).
  *
  * <p>A client that goes away (closes or resets its connection) while its request waits for the member's answer takes
  * the member's request with it, as nginx does: the request to the member is aborted, which closes that connection and
@@ -217,6 +221,17 @@ final class BalancerProxy extends ProxyHandler {
         attempt(exchange, route, request, response, callback);
     }
 
+    /** Counts why the request goes to {@code route}'s member (sticky, failover) in its meters and {@link #send}s it there. */
+    private void attempt(Exchange exchange, Router.Route route, Request request, Response response, Callback callback) {
+        MemberMeters meters = route.backend().meters();
+        if (route.reason() == Router.Reason.STICKY) {
+            meters.stickyHits.increment();
+        } else if (route.failover()) {
+            meters.failovers.increment();
+        }
+        send(exchange, route, request, response, callback);
+    }
+
     /**
      * Sends the request to {@code route}'s member, counted in flight there until the attempt ends.
      * Once {@link ProxyHandler#handle} returns, the response listener ends the attempt; if it throws
@@ -224,15 +239,9 @@ final class BalancerProxy extends ProxyHandler {
      * failed (Jetty answers 500), and the exception is not thrown on: on a retry this runs inside
      * HttpClient's listener, where it would be lost and the client left without an answer.
      */
-    private void attempt(Exchange exchange, Router.Route route, Request request, Response response, Callback callback) {
+    private void send(Exchange exchange, Router.Route route, Request request, Response response, Callback callback) {
         exchange.begin(route);
         try {
-            MemberMeters meters = route.backend().meters();
-            if (route.reason() == Router.Reason.STICKY) {
-                meters.stickyHits.increment();
-            } else if (route.failover()) {
-                meters.failovers.increment();
-            }
             response.getHeaders().put(route.backend().routedHeader(route.reason()));
             super.handle(request, response, callback);
         } catch (RuntimeException | Error failure) {
@@ -397,6 +406,15 @@ final class BalancerProxy extends ProxyHandler {
             answerOverloaded(exchange, request, response, callback);
             return;
         }
+        if (resendable(exchange, response, failure)) {
+            LOG.debug("Sending {} {} to {} again: the kept-alive connection it went out on ended before any answer ({})",
+                    request.getMethod(), request.getHttpURI().getPath(), backend, failure.toString());
+            backend.meters().resends.increment();
+            exchange.resends++;
+            response.reset();
+            send(exchange, exchange.route, request, response, callback);
+            return;
+        }
         backend.meters().errors.increment();
         switch (Failures.connectFailure(exchange.reachedConnection(), failure, getHttpClient().isRunning())) {
             case MEMBER_UNREACHABLE -> {
@@ -503,11 +521,24 @@ final class BalancerProxy extends ProxyHandler {
      * request whose body was read is never retried: the body cannot be read again.
      */
     private static boolean retryable(Exchange exchange, Response response, Throwable failure) {
-        if (exchange.attempts > 1 || exchange.answered() || response.isCommitted() || isTimeout(failure)
+        if (exchange.moves() > 0 || exchange.answered() || response.isCommitted() || isTimeout(failure)
                 || exchange.bodyTouched()) {
             return false;
         }
         return exchange.idempotent || !exchange.reachedConnection();
+    }
+
+    /**
+     * The rule for sending a request to the same member again, not counted as its error: the attempt went out on a
+     * kept-alive connection from the pool, which ended under it before any answer ({@link StaleConnection}), and the
+     * request could safely run twice (idempotent, none of its body read); at most {@link StaleConnection#MAX_RESENDS}
+     * times, since the pool may hold more connections the member closed. A POST on such a connection is not sent again:
+     * the member may have acted on it.
+     */
+    private static boolean resendable(Exchange exchange, Response response, Throwable failure) {
+        return exchange.onReusedConnection() && exchange.idempotent && exchange.resends < StaleConnection.MAX_RESENDS
+                && !exchange.answered() && !response.isCommitted() && !exchange.bodyTouched()
+                && StaleConnection.endedUnderIt(failure);
     }
 
     private static boolean isTimeout(Throwable failure) {

@@ -21,7 +21,10 @@ final class Exchange implements Response.BeginListener {
     /** The watch of the client's connection, or null when the request came through a connection that has none. */
     private final ClientGoneWatch clientWatch;
     Router.Route route;
+    /** Attempts made, at any member, including the sends again after a stale connection. */
     int attempts;
+    /** Sends again, at the same member, after the connection an attempt went out on turned out stale ({@link StaleConnection}). */
+    int resends;
     /** When the current attempt was given to its member ({@link System#nanoTime}); its member's latency runs from it. */
     long attemptStartNanos;
     GuardedRequestContent content;
@@ -33,6 +36,7 @@ final class Exchange implements Response.BeginListener {
     private volatile boolean clientWriteFailed;
     private volatile boolean clientWriting;
     private volatile boolean onConnection;
+    private volatile boolean onReusedConnection;
     private volatile boolean clientLeft;
     private volatile boolean inFlight;
 
@@ -64,6 +68,7 @@ final class Exchange implements Response.BeginListener {
         clientWriteFailed = false;
         clientWriting = false;
         onConnection = false;
+        onReusedConnection = false;
         clientLeft = false;
         content = null;
         deadline = null;
@@ -140,7 +145,21 @@ final class Exchange implements Response.BeginListener {
      * only then, never for a request that fails while it waits for a connection (one that could not be made).
      */
     void onConnection(org.eclipse.jetty.client.Request toMember) {
+        onReusedConnection = StaleConnection.reused(toMember);
         onConnection = true;
+    }
+
+    /**
+     * Whether the current attempt's request went out on a kept-alive connection that had carried an answer before (see
+     * {@link StaleConnection#reused}), which the member may have closed just as the request was sent.
+     */
+    boolean onReusedConnection() {
+        return onReusedConnection;
+    }
+
+    /** Attempts made at another member than the previous one: sends again after a stale connection are not among them. */
+    int moves() {
+        return attempts - resends - 1;
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.client.BufferingResponseListener;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Result;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * Checks of one member never overlap; checks of different members run concurrently, on an
  * {@link HttpClient} of the checker's own: a check never waits for a connection behind proxied
  * requests that fill the proxy's {@code max-connections} to the member (long downloads, long polls),
- * so it measures the member, not the balancer's queue.
+ * so it measures the member, not the balancer's queue. A check whose kept-alive connection the member closed just as it
+ * went out ({@link StaleConnection}) is sent once more before it counts.
  */
 final class HealthChecker implements AutoCloseable {
 
@@ -99,12 +101,29 @@ final class HealthChecker implements AutoCloseable {
     /** One check of one member; completes (never exceptionally) when its result is applied. */
     CompletableFuture<Void> check(Backend member) {
         CompletableFuture<Void> done = new CompletableFuture<>();
-        long givenAtNanos = System.nanoTime();
+        check(member, System.nanoTime(), true, done);
+        return done;
+    }
+
+    /**
+     * Sends one health request; a request that went out on a kept-alive connection the member closed just then (see
+     * {@link StaleConnection}) is sent once more, if {@code mayResend}, instead of failing the check.
+     */
+    private void check(Backend member, long givenAtNanos, boolean mayResend, CompletableFuture<Void> done) {
+        AtomicBoolean reused = new AtomicBoolean();
         try {
             client.newRequest(member.member().healthUrl()).method(HttpMethod.GET).timeout(config.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                    .onRequestBegin(sent -> reused.set(StaleConnection.reused(sent)))
                     .send(new BufferingResponseListener(MAX_ANSWER) {
                         @Override
                         public void onComplete(Result result) {
+                            if (mayResend && reused.get() && result.isFailed() && result.getResponse().getStatus() == 0
+                                    && StaleConnection.endedUnderIt(result.getFailure())) {
+                                LOG.debug("Checking {} again: the kept-alive connection ended before any answer ({})",
+                                        member.logName(), result.getFailure().toString());
+                                check(member, givenAtNanos, false, done);
+                                return;
+                            }
                             try {
                                 apply(member, result, this, givenAtNanos);
                             } finally {
@@ -116,7 +135,6 @@ final class HealthChecker implements AutoCloseable {
             failed(member, e.toString());
             done.complete(null);
         }
-        return done;
     }
 
     private void apply(Backend member, Result result, BufferingResponseListener answer, long givenAtNanos) {

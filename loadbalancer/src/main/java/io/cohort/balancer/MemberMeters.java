@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
  * {@code cohort_balancer_requests_total} (attempts sent to the member),
  * {@code cohort_balancer_errors_total} (attempts that got no response: connection refused or
  * broken, timeout), {@code cohort_balancer_retries_total} (attempts retried on another member),
+ * {@code cohort_balancer_resends_total} (requests sent to the member again after a stale kept-alive connection, see
+ * {@link StaleConnection}: not among its errors),
  * {@code cohort_balancer_sticky_hits_total}, {@code cohort_balancer_failovers_total} (requests
  * whose owner was down that this member took as a backup holder),
  * {@code cohort_balancer_active_connections} (requests in flight) and
@@ -26,6 +28,7 @@ final class MemberMeters {
     final Counter requests;
     final Counter errors;
     final Counter retries;
+    final Counter resends;
     final Counter stickyHits;
     final Counter failovers;
     final Counter lateTimeouts;
@@ -36,6 +39,9 @@ final class MemberMeters {
         requests = Counter.builder("cohort.balancer.requests").description("requests sent to the member").tags(tags).register(registry);
         errors = Counter.builder("cohort.balancer.errors").description("requests the member did not answer").tags(tags).register(registry);
         retries = Counter.builder("cohort.balancer.retries").description("requests retried on another member after this one failed")
+                .tags(tags).register(registry);
+        resends = Counter.builder("cohort.balancer.resends")
+                .description("idempotent requests sent to the member again after the kept-alive connection they went out on ended before any answer")
                 .tags(tags).register(registry);
         stickyHits = Counter.builder("cohort.balancer.sticky.hits").description("requests routed to the member as their session's owner")
                 .tags(tags).register(registry);

@@ -19,7 +19,7 @@ import java.util.function.Predicate;
  *
  * <p>Rules: a full copy replaces a copy only if its version is higher; a delta applies only to the
  * copy of the version just before it, and anything else is a gap the caller repairs with a full copy;
- * a removed session leaves a tombstone for {@link #TOMBSTONE_LIFETIME} so a late change cannot
+ * a removed session leaves a tombstone (for {@link #TOMBSTONE_LIFETIME} unless told otherwise) so a late change cannot
  * resurrect it. Copies never expire on the session's own schedule; {@link #sweep} drops those whose
  * owner has evidently not touched them for {@link #ORPHAN_GRACE_FACTOR} times their inactive interval.
  * All operations on one session are atomic; thread-safe.
@@ -49,6 +49,17 @@ final class BackupStore {
 
     private final ConcurrentMap<String, ConcurrentMap<String, Copy>> copies = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, ConcurrentMap<String, Instant>> tombstones = new ConcurrentHashMap<>();
+    private final Duration tombstoneLifetime;
+
+    /** A store whose tombstones last {@link #TOMBSTONE_LIFETIME}. */
+    BackupStore() {
+        this(TOMBSTONE_LIFETIME);
+    }
+
+    /** @param tombstoneLifetime how long a removed session's id is remembered (swept after that) */
+    BackupStore(Duration tombstoneLifetime) {
+        this.tombstoneLifetime = tombstoneLifetime;
+    }
 
     Outcome apply(String application, String owner, SessionChange change) {
         Outcome[] outcome = {Outcome.STALE};
@@ -180,7 +191,7 @@ final class BackupStore {
                 }
             }
         }
-        Instant oldest = now.minus(TOMBSTONE_LIFETIME);
+        Instant oldest = now.minus(tombstoneLifetime);
         tombstones.values().forEach(app -> app.values().removeIf(removedAt -> removedAt.isBefore(oldest)));
         return dropped;
     }

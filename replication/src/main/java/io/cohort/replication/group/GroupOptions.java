@@ -16,29 +16,40 @@ import java.util.Objects;
  * @param callerSends   when a request thread sends an asynchronous change itself instead of waking its send
  *                      lane's thread ({@link io.cohort.replication.engine.Batching}); {@link CallerSends#WHEN_QUIET}
  *                      by default, the others to measure what it saves
+ * @param tombstoneLifetime how long a removed session's id is remembered by the {@link BackupStore}
+ *                      ({@link BackupStore#TOMBSTONE_LIFETIME} by default); tests shorten it to see what happens
+ *                      once a tombstone is gone
  */
 public record GroupOptions(Map<String, String> stackTuning, Duration sweepInterval, WireLimits limits,
-                           CallerSends callerSends) {
+                           CallerSends callerSends, Duration tombstoneLifetime) {
 
-    public static final GroupOptions DEFAULT =
-            new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT, CallerSends.WHEN_QUIET);
+    public static final GroupOptions DEFAULT = new GroupOptions(Map.of(), Duration.ofSeconds(30), WireLimits.DEFAULT,
+            CallerSends.WHEN_QUIET, BackupStore.TOMBSTONE_LIFETIME);
 
     public GroupOptions {
         stackTuning = Map.copyOf(stackTuning);
         Objects.requireNonNull(sweepInterval, "sweepInterval");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(callerSends, "callerSends");
+        Objects.requireNonNull(tombstoneLifetime, "tombstoneLifetime");
+        if (tombstoneLifetime.isNegative() || tombstoneLifetime.isZero()) {
+            throw new IllegalArgumentException("tombstoneLifetime must be positive: " + tombstoneLifetime);
+        }
     }
 
     public GroupOptions withStackTuning(Map<String, String> tuning) {
-        return new GroupOptions(tuning, sweepInterval, limits, callerSends);
+        return new GroupOptions(tuning, sweepInterval, limits, callerSends, tombstoneLifetime);
     }
 
     public GroupOptions withSweepInterval(Duration interval) {
-        return new GroupOptions(stackTuning, interval, limits, callerSends);
+        return new GroupOptions(stackTuning, interval, limits, callerSends, tombstoneLifetime);
     }
 
     public GroupOptions withCallerSends(CallerSends rule) {
-        return new GroupOptions(stackTuning, sweepInterval, limits, rule);
+        return new GroupOptions(stackTuning, sweepInterval, limits, rule, tombstoneLifetime);
+    }
+
+    public GroupOptions withTombstoneLifetime(Duration lifetime) {
+        return new GroupOptions(stackTuning, sweepInterval, limits, callerSends, lifetime);
     }
 }

@@ -82,7 +82,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
                 .map(k -> new FrameSeal(k.sealKey(), SharedSecretToken.MAX_CLOCK_SKEW, System::currentTimeMillis))
                 .orElse(null));
         boolean multicast = cluster.protocol() instanceof io.cohort.config.MulticastProtocol;
-        this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast), new BackupStore(),
+        this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast),
+                new BackupStore(options.tombstoneLifetime()),
                 new SyncAcknowledgements(suspected), new LookupRequests(suspected));
         this.rebalancer = new ViewRebalancer(group, applications::values);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {

@@ -64,6 +64,7 @@ public final class TestGroup implements AutoCloseable {
     private final List<TestMember> members = new ArrayList<>();
     private Optional<SecurityConfig> security = Optional.empty();
     private Map<String, String> extraTuning = Map.of();
+    private Duration tombstoneLifetime = BackupStore.TOMBSTONE_LIFETIME;
 
     private TestGroup(Transport transport, ReplicationSettings settings, int capacity) {
         this.transport = transport;
@@ -98,6 +99,12 @@ public final class TestGroup implements AutoCloseable {
 
     public TestGroup tuning(Map<String, String> tuning) {
         this.extraTuning = Map.copyOf(tuning);
+        return this;
+    }
+
+    /** Members started from now on remember a removed session's id for {@code lifetime} instead of a minute. */
+    public TestGroup tombstoneLifetime(Duration lifetime) {
+        this.tombstoneLifetime = lifetime;
         return this;
     }
 
@@ -164,7 +171,7 @@ public final class TestGroup implements AutoCloseable {
         Map<String, String> tuning = new HashMap<>(FAST_STACK);
         tuning.putAll(extraTuning);
         TestMember member = TestMember.start(name, host, cluster, GroupOptions.DEFAULT.withStackTuning(tuning)
-                .withSweepInterval(Duration.ofMillis(200)));
+                .withSweepInterval(Duration.ofMillis(200)).withTombstoneLifetime(tombstoneLifetime));
         synchronized (members) {
             members.add(member);
         }

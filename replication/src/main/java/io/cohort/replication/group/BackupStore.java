@@ -110,6 +110,26 @@ final class BackupStore {
     }
 
     /**
+     * A removal at {@code version} that reaches this node late (it was out of the remover's view): the copy goes and
+     * the id is tombstoned, unless the copy is newer than {@code version} (a newer owner placed it: the session went on
+     * elsewhere after the remover's last change), which stays, without a tombstone.
+     *
+     * @return the copy dropped, if there was one
+     */
+    Optional<Copy> removeUnlessNewer(String application, String id, long version) {
+        Copy[] dropped = {null};
+        copies(application).compute(id, (key, copy) -> {
+            if (copy != null && copy.session().version() > version) {
+                return copy;
+            }
+            tombstones.computeIfAbsent(application, a -> new ConcurrentHashMap<>()).put(id, Instant.now());
+            dropped[0] = copy;
+            return null;
+        });
+        return Optional.ofNullable(dropped[0]);
+    }
+
+    /**
      * {@code sender} placed the copy elsewhere: drop it unless it is newer than {@code version}, or it is not
      * {@code sender}'s to place (its owner is another member that {@code isMember} still names).
      */

@@ -238,7 +238,9 @@ public final class GroupReplicationService implements SessionStoreFactory {
 
     private void sweep() {
         try {
-            int dropped = group.backups().sweep(Instant.now());
+            Instant now = Instant.now();
+            applications.values().forEach(transport -> transport.owedRemovals().forgetOld(now));
+            int dropped = group.backups().sweep(now);
             if (dropped > 0) {
                 LOG.info("Dropped {} orphaned session copies (their owners stopped touching them long ago)", dropped);
             }

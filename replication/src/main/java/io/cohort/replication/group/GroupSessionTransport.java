@@ -59,6 +59,8 @@ final class GroupSessionTransport implements SessionTransport {
     private final Runnable onClose;
     private final BooleanSupplier replaced;
     private final FrameBundler bundler;
+    /** Invalidations and retired ids that members out of the view may have missed, for when they are back. */
+    private final OwedRemovals owedRemovals;
 
     /**
      * @param onClose called when the application stops
@@ -79,6 +81,7 @@ final class GroupSessionTransport implements SessionTransport {
         this.replaced = replaced;
         this.takeovers = new TakeoverCoordinator(this, group, metrics);
         this.bundler = bundler;
+        this.owedRemovals = new OwedRemovals(application, group, metrics, this::plainDispatch);
         metrics.gauge(ReplicationMetrics.OWNED, owned::size);
         metrics.gauge(ReplicationMetrics.QUOTA_DEFICIT, () -> placement.deficit(group.membership().members().size()));
     }
@@ -159,6 +162,8 @@ final class GroupSessionTransport implements SessionTransport {
      * took over drops its stale live copy, and the session lives on at its new owner, unless the user invalidated
      * it here (signed off on a request that still ran on the stale copy): that goes to everyone, the new owner
      * included, so the sign-off holds. Under synchronous delivery every member an invalidation goes to acknowledges it.
+     * An invalidation (or a retired id) is also remembered for members out of the view ({@link OwedRemovals}): they
+     * get it as {@code MissedRemovals} when they are back.
      */
     @Override
     public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
@@ -167,20 +172,36 @@ final class GroupSessionTransport implements SessionTransport {
                 return Dispatch.NONE;
             }
             group.backups().remove(application, sessionId);
+            owedRemovals.remember(sessionId, Long.MAX_VALUE, null); // whatever version the new owner has: the sign-off holds
             return removalDispatch(sessionId, cause, null);
         }
         OwnedReplica replica = owned.remove(sessionId);
+        Optional<StoredSession> copy = group.backups().get(application, sessionId);
         boolean heldCopy = group.backups().remove(application, sessionId);
         Set<String> targets = new HashSet<>();
         if (replica != null) {
+            StoredSession shadow;
             synchronized (replica) {
                 targets.addAll(replica.holders.keySet());
                 targets.addAll(replica.releasing.keySet());
+                shadow = replica.shadow;
+            }
+            if (cause == RemovalCause.INVALIDATED) {
+                owedRemovals.remember(sessionId, shadow != null ? shadow.version()
+                        : replica.takenOverAt != OwnedReplica.NOT_TAKEN_OVER ? replica.takenOverAt : Long.MAX_VALUE, shadow);
             }
         } else if (heldCopy) {
+            if (cause == RemovalCause.INVALIDATED) {
+                copy.ifPresent(c -> owedRemovals.remember(sessionId, c.version(), c));
+            }
             return removalDispatch(sessionId, cause, null); // who else holds it is unknown here: tell everyone
         }
         return targets.isEmpty() ? Dispatch.NONE : removalDispatch(sessionId, cause, targets);
+    }
+
+    /** Invalidations and retired ids kept for members out of the view, which get them when they are back. */
+    OwedRemovals owedRemovals() {
+        return owedRemovals;
     }
 
     /**

@@ -14,6 +14,7 @@ import io.cohort.replication.wire.ReplicationMessage.FullCopyRequest;
 import io.cohort.replication.wire.ReplicationMessage.Hello;
 import io.cohort.replication.wire.ReplicationMessage.Lookup;
 import io.cohort.replication.wire.ReplicationMessage.LookupReply;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
@@ -54,6 +55,7 @@ final class MessageRouter implements Inbox {
     private final OncePerKind rejectionsLogged = new OncePerKind(MAX_REJECTION_KINDS_LOGGED);
     private final Function<View, Void> onView;
     private final KnownApplications known;
+    private final LateRemovals lateRemovals;
 
     MessageRouter(GroupContext group, MessageCodec codec, Map<String, GroupSessionTransport> applications,
             MeterRegistry meters, Function<View, Void> onView) {
@@ -65,6 +67,7 @@ final class MessageRouter implements Inbox {
         this.rejected = ReplicationMetrics.rejected(meters);
         this.onView = onView;
         this.known = new KnownApplications(applications::containsKey, KnownApplications.DEFAULT_LIMIT);
+        this.lateRemovals = new LateRemovals(group, applications, meters);
     }
 
     @Override
@@ -146,6 +149,9 @@ final class MessageRouter implements Inbox {
                 local.steppedBack(removed.sessionId());
             }
             acknowledge(from, removed.correlation());
+        } else if (message instanceof MissedRemovals missed) {
+            received.bytes(missed.application(), length);
+            lateRemovals.arrived(sender, missed);
         } else if (message instanceof ReleaseCopy release) {
             received.bytes(release.application(), length);
             group.backups().release(release.application(), release.sessionId(), release.version(), sender,

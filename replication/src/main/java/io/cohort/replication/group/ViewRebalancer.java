@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * the members at this pass with those at the previous one. A member whose address changed under the
  * same name restarted before the group dropped its former process: it counts as a holder without the
  * copies and, as an owner, as one that left.
+ *
+ * <p>Each pass begins by telling members that are back in the view (a healed partition) which sessions this node
+ * invalidated while they were away ({@link OwedRemovals}, {@link LateRemovals}): their copies of those would
+ * otherwise outlive the removal.
  */
 final class ViewRebalancer implements AutoCloseable {
 
@@ -94,6 +98,12 @@ final class ViewRebalancer implements AutoCloseable {
                     group.selfName(), restarted);
         }
         for (GroupSessionTransport transport : transports.get()) {
+            try {
+                // removals first: a copy sent below under a new id must not overtake the removal of the old one
+                transport.owedRemovals().membersChanged();
+            } catch (RuntimeException e) {
+                LOG.warn("{}: telling returning members about removals they missed failed", transport.application(), e);
+            }
             int restored = 0;
             try {
                 restored = orphans.restore(transport, previous, now, restarted);

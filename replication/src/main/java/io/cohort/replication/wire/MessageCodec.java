@@ -8,6 +8,7 @@ import io.cohort.replication.wire.ReplicationMessage.FullCopyRequest;
 import io.cohort.replication.wire.ReplicationMessage.Hello;
 import io.cohort.replication.wire.ReplicationMessage.Lookup;
 import io.cohort.replication.wire.ReplicationMessage.LookupReply;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
@@ -85,6 +86,9 @@ public final class MessageCodec {
             out.writeString(m.application()).writeString(m.sessionId()).writeVarLong(m.version())
                     .writeVarLong(m.holders().size());
             m.holders().forEach(out::writeString);
+        } else if (message instanceof MissedRemovals m) {
+            out.writeString(m.application()).writeVarLong(m.removals().size());
+            m.removals().forEach(r -> out.writeString(r.sessionId()).writeVarLong(r.version()));
         } else {
             throw new IllegalArgumentException("unknown message " + message);
         }
@@ -119,6 +123,7 @@ public final class MessageCodec {
             case LOOKUP -> new Lookup(name(in, "application"), name(in, "session id"), in.readNonNegative("correlation"));
             case LOOKUP_REPLY -> readLookupReply(in);
             case TAKEN_OVER -> readTakenOver(in);
+            case MISSED_REMOVALS -> readMissedRemovals(in);
         };
         in.expectEnd();
         return message;
@@ -154,6 +159,19 @@ public final class MessageCodec {
             holders.add(name(in, "holder"));
         }
         return new TakenOver(application, id, version, holders);
+    }
+
+    private MissedRemovals readMissedRemovals(WireReader in) throws MalformedMessageException {
+        String application = name(in, "application");
+        int count = in.readCount(MissedRemovals.MAX_REMOVALS, "removal count");
+        if (count == 0) {
+            throw new MalformedMessageException("no removals");
+        }
+        List<MissedRemovals.Removed> removals = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            removals.add(new MissedRemovals.Removed(name(in, "session id"), in.readNonNegative("version")));
+        }
+        return new MissedRemovals(application, removals);
     }
 
     private void writeChange(WireWriter out, SessionChange change) {
@@ -223,6 +241,9 @@ public final class MessageCodec {
             return (int) Math.min(Integer.MAX_VALUE - 64, 96 + update.change().valueBytes()
                     + 16L * update.change().attributeCount());
         }
+        if (message instanceof MissedRemovals missed) {
+            return 64 + missed.removals().size() * 48;
+        }
         if (message instanceof LookupReply reply && reply.copy().isPresent()) {
             return (int) Math.min(Integer.MAX_VALUE - 64, 96 + reply.copy().get().attributeBytes()
                     + 16L * reply.copy().get().attributes().size());
@@ -233,7 +254,7 @@ public final class MessageCodec {
     /** The one-byte type codes; never reuse a code. */
     private enum MessageType {
         HELLO(1), UPDATE(2), REMOVED(3), RELEASE(4), TOUCH(5), ACK(6), FULL_COPY_REQUEST(7), LOOKUP(8),
-        LOOKUP_REPLY(9), TAKEN_OVER(10);
+        LOOKUP_REPLY(9), TAKEN_OVER(10), MISSED_REMOVALS(11);
 
         private final int code;
 
@@ -271,6 +292,8 @@ public final class MessageCodec {
                 return LOOKUP_REPLY;
             } else if (message instanceof TakenOver) {
                 return TAKEN_OVER;
+            } else if (message instanceof MissedRemovals) {
+                return MISSED_REMOVALS;
             }
             throw new IllegalArgumentException("unknown message " + message);
         }

@@ -18,7 +18,8 @@ import java.util.Optional;
  * member missing a session sends {@link Lookup}, gets {@link LookupReply}, and announces
  * {@link TakenOver} when it becomes the owner. {@link Hello} tells new members who the sender is.
  * While a session has no owner, its custodian (a holder) sends {@link SessionUpdate} and
- * {@link ReleaseCopy} as its owner would.
+ * {@link ReleaseCopy} as its owner would. A member that removed sessions while others were out of its
+ * view sends them {@link MissedRemovals} when they are back.
  */
 public sealed interface ReplicationMessage {
 
@@ -114,6 +115,40 @@ public sealed interface ReplicationMessage {
             Objects.requireNonNull(application, "application");
             Objects.requireNonNull(sessionId, "sessionId");
             holders = List.copyOf(holders);
+        }
+    }
+
+    /**
+     * Sessions the sender removed (invalidated, or retired the id of) while the receiver was out of its view, e.g. on
+     * the other side of a network partition that has healed, so the {@link SessionRemoved} never reached it. The
+     * receiver drops its copy of each, and stops owning it, unless what it has is newer than the removed version (a
+     * member on its side of the partition went on with the session); a member that removed a copy it placed itself
+     * (as custodian) passes the removals on to every member. At most {@link #MAX_REMOVALS} per message.
+     */
+    record MissedRemovals(String application, List<Removed> removals) implements ForApplication {
+
+        /** The most removals one message carries; a sender splits more into several messages. */
+        public static final int MAX_REMOVALS = 512;
+
+        public MissedRemovals {
+            Objects.requireNonNull(application, "application");
+            removals = List.copyOf(removals);
+            if (removals.isEmpty() || removals.size() > MAX_REMOVALS) {
+                throw new IllegalArgumentException("1 to " + MAX_REMOVALS + " removals, not " + removals.size());
+            }
+        }
+
+        /**
+         * One removed session: its id and the version it had when it was removed ({@link Long#MAX_VALUE} when the
+         * sender did not know it: the removal then wins over any version).
+         */
+        public record Removed(String sessionId, long version) {
+            public Removed {
+                Objects.requireNonNull(sessionId, "sessionId");
+                if (version < 0) {
+                    throw new IllegalArgumentException("negative version " + version);
+                }
+            }
         }
     }
 }

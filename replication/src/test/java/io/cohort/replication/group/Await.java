@@ -24,6 +24,19 @@ public final class Await {
         }
     }
 
+    /**
+     * Waits at most {@code limit} for {@code condition} and says whether it came true, for a test that asserts what
+     * follows either way (e.g. what a lookup finds once a repair had its chance).
+     */
+    public static boolean within(Duration limit, BooleanSupplier condition) {
+        try {
+            until("a condition", limit, condition);
+            return true;
+        } catch (AssertionError e) {
+            return false;
+        }
+    }
+
     public static void until(String what, BooleanSupplier condition) {
         until(what, Duration.ofSeconds(20), condition);
     }

@@ -49,6 +49,23 @@ class BackupStoreTest {
     }
 
     @Test
+    void aLateRemovalDropsACopyUpToItsVersionAndTombstonesItButLeavesANewerOne() {
+        store.apply("shop", "a", full(3, "x"));
+        assertThat(store.removeUnlessNewer("shop", "s", 3)).map(BackupStore.Copy::owner).contains("a");
+        assertThat(store.contains("shop", "s")).isFalse();
+        assertThat(store.apply("shop", "c", full(3, "custodian's"))).as("a copy still on its way")
+                .isEqualTo(BackupStore.Outcome.REMOVED);
+
+        store.apply("other", "d", full(5, "went on at d"));
+        assertThat(store.removeUnlessNewer("other", "s", 4)).isEmpty();
+        assertThat(store.get("other", "s").orElseThrow().version()).isEqualTo(5);
+        assertThat(store.removed("other", "s")).as("no tombstone against the newer owner's changes").isFalse();
+
+        assertThat(store.removeUnlessNewer("third", "s", 1)).isEmpty();
+        assertThat(store.removed("third", "s")).as("tombstoned without a copy too").isTrue();
+    }
+
+    @Test
     void aChangeRacingWithTheRemovalNeverResurrectsTheCopy() throws Exception {
         // multicast delivers updates (NAKACK2) and removals (UNICAST3) on different threads at the same time; the
         // window is a few instructions wide, so the race is run over many sessions, in several rounds

@@ -12,6 +12,7 @@ import io.cohort.replication.wire.ReplicationMessage.FullCopyRequest;
 import io.cohort.replication.wire.ReplicationMessage.Hello;
 import io.cohort.replication.wire.ReplicationMessage.Lookup;
 import io.cohort.replication.wire.ReplicationMessage.LookupReply;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
@@ -55,7 +56,9 @@ class MessageCodecTest {
                 new Lookup("shop", ID, 5),
                 new LookupReply(5, Optional.empty()),
                 new LookupReply(6, Optional.of(stored)),
-                new TakenOver("shop", ID, 7, List.of("n2", "n3")));
+                new TakenOver("shop", ID, 7, List.of("n2", "n3")),
+                new MissedRemovals("shop", List.of(new MissedRemovals.Removed(ID, 7),
+                        new MissedRemovals.Removed(ID + "-old", Long.MAX_VALUE))));
 
         for (ReplicationMessage message : messages) {
             ReplicationMessage decoded = codec.decode(codec.encode(message));
@@ -140,6 +143,24 @@ class MessageCodecTest {
         assertThatThrownBy(() -> strict.decode(bigValue)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("exceeds the limit");
         assertThatThrownBy(() -> codec.decode(claimsHugeString)).isInstanceOf(MalformedMessageException.class);
+    }
+
+    @Test
+    void missedRemovalsBeyondTheLimitOrNoneAtAllAreRejected() {
+        byte[] one = codec.encode(new MissedRemovals("shop", List.of(new MissedRemovals.Removed(ID, 1))));
+        int countAt = 3 + 1 + "shop".length(); // header, the name's length and the name
+        assertThat(one[countAt]).as("the count's byte").isEqualTo((byte) 1);
+        byte[] none = Arrays.copyOf(one, countAt + 1);
+        none[countAt] = 0;
+        byte[] limit = new byte[one.length + 1];
+        System.arraycopy(one, 0, limit, 0, countAt);
+        limit[countAt] = (byte) 0x81;
+        limit[countAt + 1] = 0x04; // 1 + 4 * 128 = 513
+        System.arraycopy(one, countAt + 1, limit, countAt + 2, one.length - countAt - 1);
+
+        assertThatThrownBy(() -> codec.decode(none)).isInstanceOf(MalformedMessageException.class);
+        assertThatThrownBy(() -> codec.decode(limit)).isInstanceOf(MalformedMessageException.class)
+                .hasMessageContaining("exceeds the limit " + MissedRemovals.MAX_REMOVALS);
     }
 
     @Test

@@ -1,0 +1,118 @@
+package io.cohort.replication.group;
+
+import io.cohort.cluster.Member;
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
+import io.cohort.session.StoredSession;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Applies {@link MissedRemovals}: removals that reach this node late, because it was out of the remover's view when
+ * they were made (a partition that has healed; the remover kept them in its {@link RemovalLedger}).
+ *
+ * <p>For each removed session: a copy this node holds goes, and the id is tombstoned, unless the copy is newer than
+ * the removed version (a member on this side of the partition took the session over and went on with it: the higher
+ * version wins, as it does between two owners after a heal); a session this node owns at that version or an older one
+ * stops being owned here and the node's cache evicts its live copy. A copy this node answered for as custodian, or a
+ * session it owned, may have copies on members the remover never knew of (placed on this side while it was cut
+ * off), and may have sent one to the remover itself after the heal (its placement as custodian runs in the same
+ * moment): those removals are passed on to every other member, the remover included, once (a member passes one on
+ * only when it dropped something it placed, so the passing on ends; the others are left with a tombstone, which
+ * refuses a copy still on its way). Thread-safe.
+ */
+final class LateRemovals {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LateRemovals.class);
+    /** A message of removals stays well below the transport's largest message and the bundler's 48 KiB. */
+    static final int MAX_MESSAGE_BYTES = 32 * 1024;
+
+    private final GroupContext group;
+    private final Map<String, GroupSessionTransport> applications;
+    private final MeterRegistry meters;
+
+    LateRemovals(GroupContext group, Map<String, GroupSessionTransport> applications, MeterRegistry meters) {
+        this.group = group;
+        this.applications = applications;
+        this.meters = meters;
+    }
+
+    /** {@code sender} tells this node about removals it missed. */
+    void arrived(String sender, MissedRemovals message) {
+        String app = message.application();
+        GroupSessionTransport local = applications.get(app);
+        List<Removed> passOn = new ArrayList<>();
+        int dropped = 0;
+        for (Removed removal : message.removals()) {
+            boolean ownedHere = local != null && stopOwning(local, removal);
+            Optional<BackupStore.Copy> copy = group.backups().removeUnlessNewer(app, removal.sessionId(), removal.version());
+            if (copy.isPresent() || ownedHere) {
+                dropped++;
+            }
+            if (ownedHere || copy.map(c -> c.owner().equals(group.selfName())).orElse(false)) {
+                passOn.add(removal);
+            }
+        }
+        if (dropped > 0) {
+            LOG.info("{}: dropped {} sessions removed while members were cut off from each other (told by {})", app, dropped,
+                    sender);
+        }
+        if (!passOn.isEmpty()) {
+            long bytes = 0;
+            for (byte[] frame : frames(group.messenger(), app, passOn)) {
+                for (Member other : group.membership().others()) { // the remover too: it may have got a copy meanwhile
+                    if (group.messenger().send(other.name(), frame, false)) {
+                        bytes += frame.length;
+                    }
+                }
+            }
+            meters.counter(ReplicationMetrics.BYTES, "app", app, "direction", ReplicationMetrics.SENT).increment(bytes);
+        }
+    }
+
+    /** Stops owning the session if its state here is not newer than the removal; whether it did. */
+    private static boolean stopOwning(GroupSessionTransport local, Removed removal) {
+        String id = removal.sessionId();
+        if (!local.owned().owns(id)) {
+            return false;
+        }
+        long mine = local.owned().shadow(id).map(StoredSession::version).orElse(-1L);
+        if (mine > removal.version()) {
+            return false; // the session went on here after the remover's last change
+        }
+        local.owned().disown(id);
+        local.steppedBack(id);
+        return true;
+    }
+
+    /**
+     * The removals as frames of {@link MissedRemovals}, in order, each of at most {@link MissedRemovals#MAX_REMOVALS}
+     * removals and about {@link #MAX_MESSAGE_BYTES}.
+     */
+    static List<byte[]> frames(Messenger messenger, String application, List<Removed> removals) {
+        List<byte[]> frames = new ArrayList<>();
+        List<Removed> batch = new ArrayList<>();
+        int bytes = 0;
+        for (Removed removal : removals) {
+            int size = removal.sessionId().getBytes(StandardCharsets.UTF_8).length + 16;
+            if (!batch.isEmpty() && (batch.size() == MissedRemovals.MAX_REMOVALS || bytes + size > MAX_MESSAGE_BYTES)) {
+                frames.add(messenger.encode(new MissedRemovals(application, batch)));
+                batch = new ArrayList<>();
+                bytes = 0;
+            }
+            batch.add(removal);
+            bytes += size;
+        }
+        if (!batch.isEmpty()) {
+            frames.add(messenger.encode(new MissedRemovals(application, batch)));
+        }
+        return frames;
+    }
+}

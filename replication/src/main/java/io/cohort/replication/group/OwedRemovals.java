@@ -1,0 +1,89 @@
+package io.cohort.replication.group;
+
+import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
+import io.cohort.session.StoredSession;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One application's removals that members out of this node's view may have missed, and their delivery when those
+ * members are back: the owner side of {@code MissedRemovals} ({@link LateRemovals} is the receiving side). Every
+ * invalidation and retired id is {@link #remember remembered} in a {@link RemovalLedger}, with the members present;
+ * at each pass of the rebalancer ({@link #membersChanged}) the members that appeared get what they are owed, before
+ * anything else that pass sends them. Thread-safe.
+ */
+final class OwedRemovals {
+
+    private static final Logger LOG = LoggerFactory.getLogger(OwedRemovals.class);
+
+    private final String application;
+    private final GroupContext group;
+    private final ReplicationMetrics metrics;
+    private final Function<List<GroupDispatch.Frame>, GroupDispatch> dispatch;
+    private final RemovalLedger ledger;
+    private final AtomicBoolean overflowLogged = new AtomicBoolean();
+
+    /** @param dispatch sends frames that are not a change (counting their bytes, and failed sends to members) */
+    OwedRemovals(String application, GroupContext group, ReplicationMetrics metrics,
+            Function<List<GroupDispatch.Frame>, GroupDispatch> dispatch) {
+        this.application = application;
+        this.group = group;
+        this.metrics = metrics;
+        this.dispatch = dispatch;
+        this.ledger = new RemovalLedger(memberNames());
+    }
+
+    /**
+     * The session was invalidated (or its id retired) here at {@code version} ({@link Long#MAX_VALUE}: whatever version
+     * others have); kept for members out of the view until the copies of {@code state} would be swept anyway (for
+     * good without a state, or for a session that does not expire). Forgetting an older removal to make room is
+     * counted in {@code failures} and logged once.
+     */
+    void remember(String sessionId, long version, StoredSession state) {
+        Instant keepUntil = state == null || state.maxInactiveMillis() <= 0 ? Instant.MAX
+                : state.lastAccessed().plusMillis(state.maxInactiveMillis() * BackupStore.ORPHAN_GRACE_FACTOR);
+        int forgotten = ledger.remember(new Removed(sessionId, version), Instant.now(), keepUntil, memberNames());
+        if (forgotten > 0) {
+            metrics.failed();
+            if (overflowLogged.compareAndSet(false, true)) {
+                LOG.warn("{}: {} invalidations are remembered for members out of this node's view; the oldest are "
+                        + "forgotten, and a member that held a copy of one and comes back will not hear of it (counted "
+                        + "in cohort.replication.failures; logged once)", application, RemovalLedger.MAX_REMOVALS);
+            }
+        }
+    }
+
+    /** The members changed: those that appeared (back from a partition, or new) get the removals they may have missed. */
+    void membersChanged() {
+        Map<String, List<Removed>> owed = ledger.membersAre(memberNames(), Instant.now());
+        if (owed.isEmpty()) {
+            return;
+        }
+        List<GroupDispatch.Frame> frames = new ArrayList<>();
+        owed.forEach((member, missed) -> LateRemovals.frames(group.messenger(), application, missed)
+                .forEach(frame -> frames.add(new GroupDispatch.Frame(member, frame))));
+        dispatch.apply(frames).send();
+        owed.forEach((member, missed) -> LOG.info("{}: told {} about {} sessions removed while it was out of this "
+                + "node's view", application, member, missed.size()));
+    }
+
+    /** Forgets removals that no member out of the view can need any more. */
+    void forgetOld(Instant now) {
+        ledger.forgetOld(now);
+    }
+
+    private Set<String> memberNames() {
+        Set<String> names = new HashSet<>();
+        group.membership().members().forEach(m -> names.add(m.name()));
+        return names;
+    }
+}

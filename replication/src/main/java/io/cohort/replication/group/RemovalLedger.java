@@ -1,0 +1,166 @@
+package io.cohort.replication.group;
+
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The sessions one application's transport removed (invalidated, or retired the id of) that members out of this
+ * node's view may hold a copy of, so they can be told once they are back in it: a member on the other side of a
+ * network partition never got the {@code SessionRemoved} (the view had dropped it), and without being told it would
+ * keep the copy, and answer lookups with it, for as long as its sweeper lets it.
+ *
+ * <p>Which member is owed a removal: one that was not a member when the session was removed (it was cut off, or it
+ * joined the group on the other side of a partition), and one that left the view less than the delivery window after
+ * the removal, or before it (a removal sent just before the view dropped a member can be lost with the connection).
+ * Members are named; a member is told what it is owed each time it appears in the view again (a repeat is harmless:
+ * removals are idempotent).
+ *
+ * <p>How long a removal is kept: one made while every member was present, and no member left within the delivery window
+ * after it, reached everyone and is forgotten after that window. Any other is kept until the copies of it would have
+ * been swept anyway ({@code keepUntil}: its last access plus twice its inactive interval; never, for a session that
+ * does not expire), so a partition may last any time shorter than that. A member that left for good (crashed, or
+ * stopped) looks the same as one cut off, so after such a departure removals are kept that long too. At most
+ * {@link #MAX_REMOVALS} are kept, the oldest forgotten first ({@link #remember} says so; the caller counts it).
+ *
+ * <p>Thread-safe: removals are recorded by request threads, membership changes by the rebalancer's thread.
+ */
+final class RemovalLedger {
+
+    /** The most removals kept; beyond it the oldest are forgotten. */
+    static final int MAX_REMOVALS = 100_000;
+    /** How long a removal may still be on its way to a member when the view drops it: as long as a tombstone lasts. */
+    static final Duration DELIVERY_WINDOW = BackupStore.TOMBSTONE_LIFETIME;
+    /** The most departed members remembered (members that never come back, under ever new names, must not pile up). */
+    private static final int MAX_DEPARTED = 1000;
+
+    /** A removal and the members that were in the view when it was made. */
+    private record Entry(Removed removal, Instant removedAt, Instant keepUntil, Set<String> present) {
+
+        boolean owedTo(String member, Instant departedAt, Duration window) {
+            return !present.contains(member) || (departedAt != null && !removedAt.isBefore(departedAt.minus(window)));
+        }
+    }
+
+    private final Duration deliveryWindow;
+    private final int capacity;
+    /** Removals within the delivery window, oldest first; forgotten after it unless a member left meanwhile. */
+    private final LinkedHashMap<String, Entry> recent = new LinkedHashMap<>();
+    /** Removals that a member out of the view may have missed, oldest first; forgotten at their {@code keepUntil}. */
+    private final LinkedHashMap<String, Entry> kept = new LinkedHashMap<>();
+    /** Members that left the view and have not come back, with when this node noticed. */
+    private final LinkedHashMap<String, Instant> departed = new LinkedHashMap<>();
+    private Set<String> members;
+
+    /** @param members the members now (this node's view when the transport starts) */
+    RemovalLedger(Set<String> members) {
+        this(members, DELIVERY_WINDOW, MAX_REMOVALS);
+    }
+
+    /**
+     * @param deliveryWindow how long a removal may still be on its way to a member when the view drops it
+     * @param capacity       the most removals kept
+     */
+    RemovalLedger(Set<String> members, Duration deliveryWindow, int capacity) {
+        this.members = Set.copyOf(members);
+        this.deliveryWindow = deliveryWindow;
+        this.capacity = capacity;
+    }
+
+    /**
+     * Records that the session was removed at {@code version} while {@code present} were the members.
+     *
+     * @return how many older removals were forgotten to make room (0 unless {@link #MAX_REMOVALS} are kept)
+     */
+    synchronized int remember(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
+        forgetPastWindow(now);
+        Entry entry = new Entry(removal, now, keepUntil, present);
+        recent.remove(removal.sessionId());
+        kept.remove(removal.sessionId());
+        boolean missing = !departed.isEmpty() || !present.containsAll(members);
+        (missing ? kept : recent).put(removal.sessionId(), entry);
+        int forgotten = 0;
+        while (recent.size() + kept.size() > capacity) {
+            Iterator<Entry> oldest = (kept.isEmpty() ? recent : kept).values().iterator();
+            oldest.next();
+            oldest.remove();
+            forgotten++;
+        }
+        return forgotten;
+    }
+
+    /**
+     * The view's members are now {@code now}: notes who left, and returns what each member that appeared (came back,
+     * or is new) is owed, oldest first; members owed nothing are not listed.
+     */
+    synchronized Map<String, List<Removed>> membersAre(Set<String> now, Instant at) {
+        forgetOld(at);
+        Set<String> left = new HashSet<>(members);
+        left.removeAll(now);
+        if (!left.isEmpty()) {
+            left.forEach(member -> {
+                departed.remove(member);
+                departed.put(member, at);
+            });
+            while (departed.size() > MAX_DEPARTED) {
+                departed.remove(departed.keySet().iterator().next());
+            }
+            kept.putAll(recent); // each may have been on its way to a member that left: keep it for them
+            recent.clear();
+        }
+        Map<String, List<Removed>> owed = new HashMap<>();
+        for (String member : now) {
+            if (members.contains(member)) {
+                continue;
+            }
+            Instant departedAt = departed.remove(member);
+            List<Removed> removals = new ArrayList<>();
+            for (Entry entry : kept.values()) {
+                if (entry.owedTo(member, departedAt, deliveryWindow)) {
+                    removals.add(entry.removal());
+                }
+            }
+            for (Entry entry : recent.values()) {
+                if (entry.owedTo(member, departedAt, deliveryWindow)) {
+                    removals.add(entry.removal());
+                }
+            }
+            if (!removals.isEmpty()) {
+                owed.put(member, removals);
+            }
+        }
+        members = Set.copyOf(now);
+        return owed;
+    }
+
+    /** Forgets removals that no member can need any more; the backup sweeper calls it. */
+    synchronized void forgetOld(Instant now) {
+        forgetPastWindow(now);
+        kept.values().removeIf(entry -> entry.keepUntil().isBefore(now));
+    }
+
+    /** Forgets the removals everyone was there for once the window is past them: at most a look at the oldest, mostly. */
+    private void forgetPastWindow(Instant now) {
+        Instant windowStart = now.minus(deliveryWindow);
+        Iterator<Entry> early = recent.values().iterator();
+        while (early.hasNext()) {
+            if (!early.next().removedAt().isBefore(windowStart)) {
+                break; // oldest first: the rest are younger
+            }
+            early.remove();
+        }
+    }
+
+    /** How many removals are kept now. */
+    synchronized int size() {
+        return recent.size() + kept.size();
+    }
+}

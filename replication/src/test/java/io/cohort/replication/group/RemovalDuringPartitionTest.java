@@ -1,0 +1,205 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.config.Delivery;
+import io.cohort.config.Scope;
+import io.cohort.config.Trigger;
+import io.cohort.session.RemovalCause;
+import io.cohort.session.StoredSession;
+import io.cohort.session.contract.TestSession;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A session removed (invalidated, or its id retired by {@code changeSessionId}) while a member holding its copy was cut
+ * off from the member that removed it: once the partition heals, that member must not serve the session, also after
+ * the remover's own tombstone of the id is gone (members here forget a removed id after a second instead of a
+ * minute). A copy that a newer owner placed meanwhile stays.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RemovalDuringPartitionTest {
+
+    private static final Delivery SYNC = new Delivery.Sync(Duration.ofSeconds(2));
+    private static final Duration TOMBSTONE = Duration.ofSeconds(1);
+    /** How long a healed group gets to drop copies of removed sessions before a lookup looks for them. */
+    private static final Duration REPAIR = Duration.ofSeconds(10);
+
+    private static TestGroup group(int quota) {
+        return group(TestGroup.Transport.PEER, quota);
+    }
+
+    private static TestGroup group(TestGroup.Transport transport, int quota) {
+        return TestGroup.of(transport,
+                TestGroup.settings(quota, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))
+                .tombstoneLifetime(TOMBSTONE);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestGroup.Transport.class)
+    void aSessionInvalidatedWhileItsHolderWasCutOffIsNotServedThereAfterTheHeal(TestGroup.Transport transport)
+            throws Exception {
+        try (TestGroup group = group(transport, 1)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit signedOff = new ShopVisit(a).request(Map.of("user", "alice"));
+            ShopVisit witness = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            assertThat(b.backupVersion(signedOff.id())).as("b's copy before the partition").isEqualTo(signedOff.version());
+
+            cutOff(b, members);
+            synchronized (signedOff.session()) {
+                a.store().removed(signedOff.id(), RemovalCause.INVALIDATED); // the user signs off at a
+            }
+            witness.request(Map.of("cart", "EST-2"));
+            heal(b, members);
+            Await.until("b holds the witness's current version (a placed it again after the heal)",
+                    () -> b.backupVersion(witness.id()) == witness.version());
+
+            assertRemovedEverywhere(signedOff.id(), a, b, members);
+        }
+    }
+
+    @Test
+    void anIdRetiredWhileItsHolderWasCutOffIsNotUsableThereAfterTheHeal() throws Exception {
+        try (TestGroup group = group(1)) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            String before = visit.id();
+            assertThat(b.backupVersion(before)).as("b's copy before the partition").isEqualTo(visit.version());
+
+            cutOff(b, members);
+            TestSession signedOn = visit.session().renamed(before + "-signed-on"); // changeSessionId() at sign-on
+            synchronized (signedOn) {
+                signedOn.set("user", "alice");
+                a.store().idChanged(before, signedOn);
+            }
+            a.requestCompleted(signedOn);
+            heal(b, members);
+            Await.until("b holds the session under its new id (a placed it after the heal)",
+                    () -> b.backupVersion(signedOn.id()) == signedOn.version());
+
+            assertRemovedEverywhere(before, a, b, members);
+        }
+    }
+
+    @Test
+    void aSessionThatAThirdMemberTookOverAndInvalidatedIsNotServedByTheCutOffHolder() throws Exception {
+        try (TestGroup group = group(1)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = copiedTo(a, b);
+
+            cutOff(b, members);
+            c.store().load(visit.id()).orElseThrow(); // the balancer sends the user to c, which takes the session over
+            Await.until("a knows c took the session over", () -> a.cache().evicted().contains(visit.id()));
+            c.store().removed(visit.id(), RemovalCause.INVALIDATED); // and the user signs off there
+            heal(b, members);
+
+            assertRemovedEverywhere(visit.id(), a, b, members);
+        }
+    }
+
+    @Test
+    void aSessionThatWentOnAtANewerOwnerOnTheOtherSideKeepsItsCopies() throws Exception {
+        try (TestGroup group = group(2)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            ShopVisit witness = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+
+            cutOff(a, members);
+            // on b's and c's side the user goes on at c, with two more requests than a saw
+            TestSession live = continueOn(c.store().load(visit.id()).orElseThrow());
+            for (int step = 1; step <= 2; step++) {
+                synchronized (live) {
+                    live.set("step", step);
+                    c.store().attributeChanged(live, "step");
+                }
+                c.requestCompleted(live);
+            }
+            synchronized (visit.session()) {
+                a.store().removed(visit.id(), RemovalCause.INVALIDATED); // an older request at a, on its stale copy
+            }
+            witness.request(Map.of("cart", "EST-2"));
+            heal(a, members);
+            // a sends what b and c missed before it places its sessions again: once both hold the witness's current
+            // version, a's late removal has reached them too
+            Await.until("b and c hold the witness's current version", () -> b.backupVersion(witness.id()) == witness.version()
+                    && c.backupVersion(witness.id()) == witness.version());
+
+            long newest = live.version();
+            assertThat(newest).as("c's version against a's").isGreaterThan(visit.version());
+            assertThat(c.service().transportOf(TestGroup.APP).tracks(visit.id())).as("c still owns the session").isTrue();
+            assertThat(c.cache().evicted()).as("sessions c's cache was told to evict").doesNotContain(visit.id());
+            Await.until("b and a hold c's newest version", () -> b.backupVersion(visit.id()) == newest
+                    && a.backupVersion(visit.id()) == newest);
+        }
+    }
+
+    /**
+     * What the removal must have left once the group healed and {@code remover}'s tombstone of the id expired: no copy
+     * anywhere, and a lookup at the cut-off member {@code cutOff} finds nothing.
+     */
+    private static void assertRemovedEverywhere(String id, TestMember remover, TestMember cutOff, List<TestMember> members) {
+        Await.until(remover.name() + " forgot its tombstone of " + id,
+                () -> !remover.service().backups().removed(TestGroup.APP, id));
+        Await.within(REPAIR, () -> members.stream().allMatch(m -> m.backup(id).isEmpty()));
+        List<String> holding = members.stream().filter(m -> m.backup(id).isPresent()).map(TestMember::name).toList();
+        assertThat(cutOff.store().load(id))
+                .as("a lookup at %s, after the heal and after %s's tombstone expired, for the id %s removed while %s was "
+                        + "cut off (members holding a copy before the lookup: %s)", cutOff.name(), remover.name(), id,
+                        cutOff.name(), holding)
+                .isEmpty();
+        assertThat(members).allSatisfy(m -> assertThat(m.backup(id)).as("%s's copy", m.name()).isEmpty());
+    }
+
+    private static void cutOff(TestMember member, List<TestMember> members) throws Exception {
+        GroupFaults.isolate(member);
+        TestGroup.awaitMembers(members.stream().filter(m -> m != member).toList());
+        TestGroup.awaitMembers(List.of(member));
+    }
+
+    private static void heal(TestMember member, List<TestMember> members) {
+        GroupFaults.heal(member);
+        TestGroup.awaitMembers(members, Duration.ofSeconds(45));
+    }
+
+    /** A session of {@code owner} whose one copy is at {@code holder}. */
+    private static ShopVisit copiedTo(TestMember owner, TestMember holder) {
+        for (int i = 0; i < 60; i++) {
+            ShopVisit visit = new ShopVisit(owner).request(Map.of("cart", "EST-1"));
+            if (holder.backupVersion(visit.id()) == visit.version()) {
+                return visit;
+            }
+        }
+        throw new AssertionError("no session of " + owner.name() + " placed on " + holder.name() + " in 60 tries");
+    }
+
+    /** The live session a node builds from a loaded copy. */
+    private static TestSession continueOn(StoredSession copy) throws Exception {
+        TestSession session = new TestSession(copy.id(), TestMember.CODEC);
+        synchronized (session) {
+            for (var attribute : copy.attributes().entrySet()) {
+                session.set(attribute.getKey(), TestMember.CODEC.deserialize(attribute.getKey(), attribute.getValue()));
+            }
+            session.markReplicated();
+            while (session.version() < copy.version()) {
+                session.nextVersion();
+            }
+        }
+        return session;
+    }
+}

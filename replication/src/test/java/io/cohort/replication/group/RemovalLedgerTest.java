@@ -1,0 +1,101 @@
+package io.cohort.replication.group;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 10, unit = TimeUnit.SECONDS)
+class RemovalLedgerTest {
+
+    private static final Instant T = Instant.parse("2026-11-27T10:00:00Z");
+    private static final Duration WINDOW = Duration.ofMinutes(1);
+    private static final Instant NEVER = Instant.MAX;
+
+    private static Removed removed(String id) {
+        return new Removed(id, 3);
+    }
+
+    @Test
+    void aMemberCutOffWhenTheSessionWasRemovedIsToldWhenItIsBackLongAfterTheWindow() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b", "c"), WINDOW, 100);
+        assertThat(ledger.membersAre(Set.of("a", "c"), T)).isEmpty(); // b is cut off
+        ledger.remember(removed("s1"), T.plusSeconds(10), NEVER, Set.of("a", "c"));
+
+        Map<String, List<Removed>> owed = ledger.membersAre(Set.of("a", "b", "c"), T.plus(Duration.ofHours(3)));
+
+        assertThat(owed).containsOnlyKeys("b");
+        assertThat(owed.get("b")).containsExactly(removed("s1"));
+    }
+
+    @Test
+    void aRemovalJustBeforeAMemberLeftIsOwedToItTooAsItMayHaveBeenLostWithTheConnection() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        ledger.remember(removed("long-ago"), T, NEVER, Set.of("a", "b"));
+        ledger.remember(removed("just-before"), T.plusSeconds(100), NEVER, Set.of("a", "b"));
+        ledger.membersAre(Set.of("a"), T.plusSeconds(110));
+
+        Map<String, List<Removed>> owed = ledger.membersAre(Set.of("a", "b"), T.plusSeconds(500));
+
+        assertThat(owed.get("b")).containsExactly(removed("just-before"));
+    }
+
+    @Test
+    void aMemberThatJoinedOnTheOtherSideIsOwedWhatWasRemovedBeforeItWasSeen() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        ledger.membersAre(Set.of("a"), T);
+        ledger.remember(removed("s1"), T.plusSeconds(5), NEVER, Set.of("a"));
+
+        Map<String, List<Removed>> owed = ledger.membersAre(Set.of("a", "b", "d"), T.plusSeconds(600));
+
+        assertThat(owed).containsOnlyKeys("b", "d");
+    }
+
+    @Test
+    void aRemovalEveryoneWasThereForIsForgottenAfterTheWindow() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        ledger.remember(removed("s1"), T, NEVER, Set.of("a", "b"));
+        assertThat(ledger.size()).isEqualTo(1);
+
+        ledger.forgetOld(T.plus(WINDOW).plusSeconds(1));
+
+        assertThat(ledger.size()).isZero();
+        ledger.membersAre(Set.of("a"), T.plusSeconds(200));
+        assertThat(ledger.membersAre(Set.of("a", "b"), T.plusSeconds(300))).isEmpty();
+    }
+
+    @Test
+    void aRemovalMadeWhileAMemberWasAwayIsKeptUntilItsCopiesWouldHaveBeenSwept() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        ledger.membersAre(Set.of("a"), T);
+        Instant swept = T.plus(Duration.ofHours(1));
+        ledger.remember(removed("expires"), T.plusSeconds(1), swept, Set.of("a"));
+        ledger.remember(removed("never-expires"), T.plusSeconds(2), NEVER, Set.of("a"));
+
+        ledger.forgetOld(swept.minusSeconds(1));
+        assertThat(ledger.size()).isEqualTo(2);
+        ledger.forgetOld(swept.plusSeconds(1));
+
+        assertThat(ledger.membersAre(Set.of("a", "b"), swept.plusSeconds(2)).get("b"))
+                .containsExactly(removed("never-expires"));
+    }
+
+    @Test
+    void pastItsCapacityTheOldestRemovalsAreForgottenAndCounted() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2);
+        ledger.membersAre(Set.of("a"), T);
+        assertThat(ledger.remember(removed("s1"), T, NEVER, Set.of("a"))).isZero();
+        assertThat(ledger.remember(removed("s2"), T, NEVER, Set.of("a"))).isZero();
+        assertThat(ledger.remember(removed("s3"), T, NEVER, Set.of("a"))).isEqualTo(1);
+
+        assertThat(ledger.membersAre(Set.of("a", "b"), T.plusSeconds(1)).get("b"))
+                .containsExactly(removed("s2"), removed("s3"));
+    }
+}

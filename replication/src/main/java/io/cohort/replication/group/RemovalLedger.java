@@ -27,9 +27,12 @@ import java.util.Set;
  * <p>How long a removal is kept: one made while every member was present, and no member left within the delivery window
  * after it, reached everyone and is forgotten after that window. Any other is kept until the copies of it would have
  * been swept anyway ({@code keepUntil}: its last access plus twice its inactive interval; never, for a session that
- * does not expire), so a partition may last any time shorter than that. A member that left for good (crashed, or
- * stopped) looks the same as one cut off, so after such a departure removals are kept that long too. At most
- * {@link #MAX_REMOVALS} are kept, the oldest forgotten first ({@link #remember} says so; the caller counts it).
+ * does not expire). A member that left for good (crashed, or stopped) looks the same as one cut off, so after such a
+ * departure removals are kept that long too, but only for {@link #PRESUMED_GONE_AFTER}: a member out of the view for
+ * longer is presumed gone, and removals made after that are kept for nobody (were it cut off after all, it is told of
+ * those made before). Without that bound, one crashed member that never came back would keep every later removal of a
+ * busy application until the ledger overflowed. At most {@link #MAX_REMOVALS} are kept, the oldest forgotten first
+ * ({@link #remember} says so; the caller counts it).
  *
  * <p>Thread-safe: removals are recorded by request threads, membership changes by the rebalancer's thread.
  */
@@ -39,6 +42,8 @@ final class RemovalLedger {
     static final int MAX_REMOVALS = 100_000;
     /** How long a removal may still be on its way to a member when the view drops it: as long as a tombstone lasts. */
     static final Duration DELIVERY_WINDOW = BackupStore.TOMBSTONE_LIFETIME;
+    /** How long a member out of the view is presumed cut off rather than gone for good. */
+    static final Duration PRESUMED_GONE_AFTER = Duration.ofMinutes(10);
     /** The most departed members remembered (members that never come back, under ever new names, must not pile up). */
     private static final int MAX_DEPARTED = 1000;
 
@@ -52,6 +57,7 @@ final class RemovalLedger {
 
     private final Duration deliveryWindow;
     private final int capacity;
+    private final Duration presumedGoneAfter;
     /** Removals within the delivery window, oldest first; forgotten after it unless a member left meanwhile. */
     private final LinkedHashMap<String, Entry> recent = new LinkedHashMap<>();
     /** Removals that a member out of the view may have missed, oldest first; forgotten at their {@code keepUntil}. */
@@ -62,17 +68,19 @@ final class RemovalLedger {
 
     /** @param members the members now (this node's view when the transport starts) */
     RemovalLedger(Set<String> members) {
-        this(members, DELIVERY_WINDOW, MAX_REMOVALS);
+        this(members, DELIVERY_WINDOW, MAX_REMOVALS, PRESUMED_GONE_AFTER);
     }
 
     /**
-     * @param deliveryWindow how long a removal may still be on its way to a member when the view drops it
-     * @param capacity       the most removals kept
+     * @param deliveryWindow    how long a removal may still be on its way to a member when the view drops it
+     * @param capacity          the most removals kept
+     * @param presumedGoneAfter how long a member out of the view is owed the removals made meanwhile
      */
-    RemovalLedger(Set<String> members, Duration deliveryWindow, int capacity) {
+    RemovalLedger(Set<String> members, Duration deliveryWindow, int capacity, Duration presumedGoneAfter) {
         this.members = Set.copyOf(members);
         this.deliveryWindow = deliveryWindow;
         this.capacity = capacity;
+        this.presumedGoneAfter = presumedGoneAfter;
     }
 
     /**
@@ -82,7 +90,8 @@ final class RemovalLedger {
      */
     synchronized int remember(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
         forgetPastWindow(now);
-        Entry entry = new Entry(removal, now, keepUntil, present);
+        departed.values().removeIf(leftAt -> leftAt.plus(presumedGoneAfter).isBefore(now));
+        Entry entry = new Entry(removal, now, keepUntil, present.equals(members) ? members : Set.copyOf(present));
         recent.remove(removal.sessionId());
         kept.remove(removal.sessionId());
         boolean missing = !departed.isEmpty() || !present.containsAll(members);

@@ -18,6 +18,7 @@ class RemovalLedgerTest {
     private static final Instant T = Instant.parse("2026-11-27T10:00:00Z");
     private static final Duration WINDOW = Duration.ofMinutes(1);
     private static final Instant NEVER = Instant.MAX;
+    private static final Duration GONE = Duration.ofMinutes(10);
 
     private static Removed removed(String id) {
         return new Removed(id, 3);
@@ -25,7 +26,7 @@ class RemovalLedgerTest {
 
     @Test
     void aMemberCutOffWhenTheSessionWasRemovedIsToldWhenItIsBackLongAfterTheWindow() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b", "c"), WINDOW, 100);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b", "c"), WINDOW, 100, GONE);
         assertThat(ledger.membersAre(Set.of("a", "c"), T)).isEmpty(); // b is cut off
         ledger.remember(removed("s1"), T.plusSeconds(10), NEVER, Set.of("a", "c"));
 
@@ -37,7 +38,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalJustBeforeAMemberLeftIsOwedToItTooAsItMayHaveBeenLostWithTheConnection() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
         ledger.remember(removed("long-ago"), T, NEVER, Set.of("a", "b"));
         ledger.remember(removed("just-before"), T.plusSeconds(100), NEVER, Set.of("a", "b"));
         ledger.membersAre(Set.of("a"), T.plusSeconds(110));
@@ -49,7 +50,7 @@ class RemovalLedgerTest {
 
     @Test
     void aMemberThatJoinedOnTheOtherSideIsOwedWhatWasRemovedBeforeItWasSeen() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
         ledger.membersAre(Set.of("a"), T);
         ledger.remember(removed("s1"), T.plusSeconds(5), NEVER, Set.of("a"));
 
@@ -60,7 +61,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalEveryoneWasThereForIsForgottenAfterTheWindow() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
         ledger.remember(removed("s1"), T, NEVER, Set.of("a", "b"));
         assertThat(ledger.size()).isEqualTo(1);
 
@@ -73,7 +74,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalMadeWhileAMemberWasAwayIsKeptUntilItsCopiesWouldHaveBeenSwept() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
         ledger.membersAre(Set.of("a"), T);
         Instant swept = T.plus(Duration.ofHours(1));
         ledger.remember(removed("expires"), T.plusSeconds(1), swept, Set.of("a"));
@@ -89,7 +90,7 @@ class RemovalLedgerTest {
 
     @Test
     void pastItsCapacityTheOldestRemovalsAreForgottenAndCounted() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE);
         ledger.membersAre(Set.of("a"), T);
         assertThat(ledger.remember(removed("s1"), T, NEVER, Set.of("a"))).isZero();
         assertThat(ledger.remember(removed("s2"), T, NEVER, Set.of("a"))).isZero();
@@ -97,5 +98,19 @@ class RemovalLedgerTest {
 
         assertThat(ledger.membersAre(Set.of("a", "b"), T.plusSeconds(1)).get("b"))
                 .containsExactly(removed("s2"), removed("s3"));
+    }
+
+    @Test
+    void aMemberAwayLongerThanItIsPresumedCutOffIsOwedOnlyWhatWasRemovedBefore() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        ledger.membersAre(Set.of("a"), T); // b crashed, or is cut off
+        ledger.remember(removed("while-cut-off"), T.plusSeconds(60), NEVER, Set.of("a"));
+        ledger.remember(removed("once-presumed-gone"), T.plus(GONE).plusSeconds(60), NEVER, Set.of("a"));
+
+        ledger.forgetOld(T.plus(GONE).plus(WINDOW).plusSeconds(61));
+
+        assertThat(ledger.size()).as("removals kept").isEqualTo(1);
+        assertThat(ledger.membersAre(Set.of("a", "b"), T.plus(Duration.ofHours(2))).get("b"))
+                .containsExactly(removed("while-cut-off"));
     }
 }

@@ -67,7 +67,8 @@ public final class LocalCluster {
      * Starts the nodes and waits for them. Nodes that form a group (peer or multicast replication)
      * start the first one alone: once it is UP it is the group's coordinator, and the others join it
      * at their first discovery round instead of racing each other to become coordinator, which can
-     * cost several join rounds.
+     * cost several join rounds. It returns once every node sees all of them in its view: a node that
+     * started a group of its own is waited for until the groups merged.
      */
     private List<ClusterState.Node> startNodes(List<PlannedNode> nodes, Duration timeout)
             throws IOException, StartupFailure, InterruptedException {
@@ -77,10 +78,10 @@ public final class LocalCluster {
         }
         long deadline = System.nanoTime() + timeout.toNanos();
         List<NodeProcess> first = processes.start(nodes.subList(0, 1));
-        startup.awaitUp(first, deadline, timeout);
+        startup.awaitUp(first, deadline, timeout, 1);
         List<NodeProcess> all = new ArrayList<>(first);
         all.addAll(processes.start(nodes.subList(1, nodes.size())));
-        return startup.awaitUp(all, deadline, timeout);
+        return startup.awaitUp(all, deadline, timeout, nodes.size());
     }
 
     /**

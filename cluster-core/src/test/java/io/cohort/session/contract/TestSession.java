@@ -1,6 +1,8 @@
 package io.cohort.session.contract;
 
 import io.cohort.session.LiveSession;
+import io.cohort.session.StoredSession;
+import io.cohort.session.serial.RejectedValueException;
 import io.cohort.session.serial.SessionValueCodec;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -30,6 +32,24 @@ public final class TestSession implements LiveSession {
         this.codec = codec;
         this.created = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         this.lastAccessed = created;
+    }
+
+    /**
+     * The live session a node builds from a loaded copy: the copy's attributes, nothing left to replicate, at the copy's
+     * version (the next change is the one after it).
+     */
+    public static TestSession continuing(StoredSession copy, SessionValueCodec codec) throws RejectedValueException {
+        TestSession session = new TestSession(copy.id(), codec);
+        synchronized (session) {
+            for (var attribute : copy.attributes().entrySet()) {
+                session.set(attribute.getKey(), codec.deserialize(attribute.getKey(), attribute.getValue()));
+            }
+            session.markReplicated();
+            while (session.version() < copy.version()) {
+                session.nextVersion();
+            }
+        }
+        return session;
     }
 
     /** Sets (or with {@code null} removes) an attribute and tracks the change. */

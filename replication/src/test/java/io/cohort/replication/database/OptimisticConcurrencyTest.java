@@ -46,7 +46,7 @@ class OptimisticConcurrencyTest {
                 SessionRows rows = new SessionRows(database);
                 ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
                 StoredSession taken = b.store().load(atA.id()).orElseThrow(); // the balancer sent the user to b
-                TestSession atB = continueOn(taken);
+                TestSession atB = TestSession.continuing(taken, TestMember.CODEC);
                 synchronized (atB) {
                     atB.set("cart", "EST-2");
                     b.store().attributeChanged(atB, "cart");
@@ -162,7 +162,7 @@ class OptimisticConcurrencyTest {
              DatabaseNode b = DatabaseNode.start("b", database, settings)) {
             SessionRows rows = new SessionRows(database);
             TestSession session = handedOverAtTheStopOf(a);
-            TestSession atB = continueOn(b.store().load(session.id()).orElseThrow());
+            TestSession atB = TestSession.continuing(b.store().load(session.id()).orElseThrow(), TestMember.CODEC);
 
             TestSession renamed = atB.renamed("renamed-" + System.nanoTime()); // the user signs on at b
             synchronized (renamed) {
@@ -188,7 +188,7 @@ class OptimisticConcurrencyTest {
              DatabaseNode b = DatabaseNode.start("b", database, settings)) {
             SessionRows rows = new SessionRows(database);
             TestSession session = handedOverAtTheStopOf(x);
-            TestSession atA = continueOn(a.store().load(session.id()).orElseThrow());
+            TestSession atA = TestSession.continuing(a.store().load(session.id()).orElseThrow(), TestMember.CODEC);
             b.store().load(session.id()).orElseThrow(); // a was slow: the balancer sent the user to b
 
             TestSession renamed = atA.renamed("renamed-" + System.nanoTime()); // a request back at a signs on
@@ -334,18 +334,4 @@ class OptimisticConcurrencyTest {
         return session;
     }
 
-    /** The live session a node builds from a loaded copy. */
-    private static TestSession continueOn(StoredSession copy) throws Exception {
-        TestSession session = new TestSession(copy.id(), TestMember.CODEC);
-        synchronized (session) {
-            for (var attribute : copy.attributes().entrySet()) {
-                session.set(attribute.getKey(), TestMember.CODEC.deserialize(attribute.getKey(), attribute.getValue()));
-            }
-            session.markReplicated();
-            while (session.version() < copy.version()) {
-                session.nextVersion();
-            }
-        }
-        return session;
-    }
 }

@@ -122,7 +122,7 @@ class RemovalDuringPartitionTest {
 
             cutOff(a, members);
             // on b's and c's side the user goes on at c, with two more requests than a saw
-            TestSession live = continueOn(c.store().load(visit.id()).orElseThrow());
+            TestSession live = TestSession.continuing(c.store().load(visit.id()).orElseThrow(), TestMember.CODEC);
             for (int step = 1; step <= 2; step++) {
                 synchronized (live) {
                     live.set("step", step);
@@ -188,18 +188,4 @@ class RemovalDuringPartitionTest {
         throw new AssertionError("no session of " + owner.name() + " placed on " + holder.name() + " in 60 tries");
     }
 
-    /** The live session a node builds from a loaded copy. */
-    private static TestSession continueOn(StoredSession copy) throws Exception {
-        TestSession session = new TestSession(copy.id(), TestMember.CODEC);
-        synchronized (session) {
-            for (var attribute : copy.attributes().entrySet()) {
-                session.set(attribute.getKey(), TestMember.CODEC.deserialize(attribute.getKey(), attribute.getValue()));
-            }
-            session.markReplicated();
-            while (session.version() < copy.version()) {
-                session.nextVersion();
-            }
-        }
-        return session;
-    }
 }

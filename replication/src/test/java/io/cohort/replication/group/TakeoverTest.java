@@ -86,7 +86,7 @@ class TakeoverTest {
                 a.store().removed(visit.id(), RemovalCause.EXPIRED); // a's stale live copy times out
             }
 
-            TestSession live = continueOn(taken);
+            TestSession live = TestSession.continuing(taken, TestMember.CODEC);
             synchronized (live) {
                 live.set("cart", "EST-9");
                 b.store().attributeChanged(live, "cart");
@@ -332,18 +332,4 @@ class TakeoverTest {
         return new ReplicaPlacement(1, true).likelyHolders(sessionId, others).stream().map(Member::name).toList();
     }
 
-    /** The live session a node builds from a loaded copy. */
-    private static TestSession continueOn(StoredSession copy) throws Exception {
-        TestSession session = new TestSession(copy.id(), TestMember.CODEC);
-        synchronized (session) {
-            for (var attribute : copy.attributes().entrySet()) {
-                session.set(attribute.getKey(), TestMember.CODEC.deserialize(attribute.getKey(), attribute.getValue()));
-            }
-            session.markReplicated();
-            while (session.version() < copy.version()) {
-                session.nextVersion();
-            }
-        }
-        return session;
-    }
 }

@@ -406,7 +406,7 @@ final class BalancerProxy extends ProxyHandler {
             answerOverloaded(exchange, request, response, callback);
             return;
         }
-        if (resendable(exchange, response, failure)) {
+        if (getHttpClient().isRunning() && resendable(exchange, response, failure)) { // not while the balancer stops
             LOG.debug("Sending {} {} to {} again: the kept-alive connection it went out on ended before any answer ({})",
                     request.getMethod(), request.getHttpURI().getPath(), backend, failure.toString());
             backend.meters().resends.increment();

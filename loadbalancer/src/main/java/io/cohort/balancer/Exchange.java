@@ -4,7 +4,8 @@ import org.eclipse.jetty.client.Response;
 import org.eclipse.jetty.io.EofException;
 
 /**
- * One client request on its way through the balancer, across at most two attempts: where it was
+ * One client request on its way through the balancer, across its attempts (at most one move to another member, and
+ * up to {@link StaleConnection#MAX_RESENDS} sends again after a stale connection at each): where it was
  * sent, why, and how far the current attempt got (the facts the retry rule needs). Listens to the
  * member's answer to learn when it began, and to its request to learn whether it reached a connection
  * ({@link #onConnection}). Watches the client, while an attempt waits for the member's answer, for going away

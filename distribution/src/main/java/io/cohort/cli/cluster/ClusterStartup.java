@@ -87,6 +87,7 @@ final class ClusterStartup {
             NodeAnnouncement announced = NodeAnnouncement.read(node.readyFile());
             HealthReport health = admin.health(announced.admin()).get();
             if (health.status() != NodeState.UP) {
+                partial.remove(process);
                 return Optional.empty();
             }
             if (health.members() < groupSize) {
@@ -96,6 +97,7 @@ final class ClusterStartup {
             return Optional.of(new ClusterState.Node(node.name(), node.host(), announced.http(), announced.admin(),
                     process.pid(), node.logFile().toString()));
         } catch (IOException | ExecutionException e) {
+            partial.remove(process);
             return Optional.empty(); // not ready yet; a dead process is caught in the next round
         }
     }

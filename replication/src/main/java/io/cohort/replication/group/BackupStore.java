@@ -20,7 +20,8 @@ import java.util.function.Predicate;
  * <p>Rules: a full copy replaces a copy only if its version is higher; a delta applies only to the
  * copy of the version just before it, and anything else is a gap the caller repairs with a full copy;
  * a removed session leaves a tombstone (for {@link #TOMBSTONE_LIFETIME} unless told otherwise) so a late change cannot
- * resurrect it. Copies never expire on the session's own schedule; {@link #sweep} drops those whose
+ * resurrect it. A removal that reached this node late ({@link #removeUnlessNewer}) tombstones only the versions up to
+ * the removed one: a newer owner that went on with the session meanwhile can still place its copies. Copies never expire on the session's own schedule; {@link #sweep} drops those whose
  * owner has evidently not touched them for {@link #ORPHAN_GRACE_FACTOR} times their inactive interval.
  * All operations on one session are atomic; thread-safe.
  */
@@ -47,8 +48,16 @@ final class BackupStore {
     record Copy(StoredSession session, String owner) {
     }
 
+    /** A removed id: when, and the highest version refused ({@link Long#MAX_VALUE}: every version). */
+    private record Tombstone(Instant at, long upToVersion) {
+
+        Tombstone covering(Tombstone other) {
+            return other == null ? this : new Tombstone(at, Math.max(upToVersion, other.upToVersion));
+        }
+    }
+
     private final ConcurrentMap<String, ConcurrentMap<String, Copy>> copies = new ConcurrentHashMap<>();
-    private final ConcurrentMap<String, ConcurrentMap<String, Instant>> tombstones = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, ConcurrentMap<String, Tombstone>> tombstones = new ConcurrentHashMap<>();
     private final Duration tombstoneLifetime;
 
     /** A store whose tombstones last {@link #TOMBSTONE_LIFETIME}. */
@@ -66,7 +75,7 @@ final class BackupStore {
         copies(application).compute(change.id(), (id, copy) -> {
             // checked under the session's lock: remove() writes the tombstone before it takes the copy out under
             // the same lock, so a change applied after the removal sees the tombstone
-            if (removed(application, id)) {
+            if (removed(application, id, change.version())) {
                 outcome[0] = Outcome.REMOVED;
                 return null;
             }
@@ -105,14 +114,15 @@ final class BackupStore {
 
     /** The session is gone for good: drop the copy and remember the id. */
     boolean remove(String application, String id) {
-        tombstones.computeIfAbsent(application, a -> new ConcurrentHashMap<>()).put(id, Instant.now());
+        tombstone(application, id, Long.MAX_VALUE);
         return copies(application).remove(id) != null;
     }
 
     /**
      * A removal at {@code version} that reaches this node late (it was out of the remover's view): the copy goes and
-     * the id is tombstoned, unless the copy is newer than {@code version} (a newer owner placed it: the session went on
-     * elsewhere after the remover's last change), which stays, without a tombstone.
+     * the id is tombstoned up to {@code version} (a copy of a newer version, from an owner that went on with the
+     * session meanwhile, is still taken), unless the copy is newer than {@code version} (such an owner placed it),
+     * which stays, without a tombstone.
      *
      * @return the copy dropped, if there was one
      */
@@ -122,7 +132,7 @@ final class BackupStore {
             if (copy != null && copy.session().version() > version) {
                 return copy;
             }
-            tombstones.computeIfAbsent(application, a -> new ConcurrentHashMap<>()).put(id, Instant.now());
+            tombstone(application, id, version);
             dropped[0] = copy;
             return null;
         });
@@ -212,14 +222,25 @@ final class BackupStore {
             }
         }
         Instant oldest = now.minus(tombstoneLifetime);
-        tombstones.values().forEach(app -> app.values().removeIf(removedAt -> removedAt.isBefore(oldest)));
+        tombstones.values().forEach(app -> app.values().removeIf(tombstone -> tombstone.at().isBefore(oldest)));
         return dropped;
     }
 
-    /** Whether the session was removed recently (its id is tombstoned). */
+    /** Whether the session was removed recently, whatever its version (its id is tombstoned for every version). */
     boolean removed(String application, String id) {
-        ConcurrentMap<String, Instant> app = tombstones.get(application);
-        return app != null && app.containsKey(id);
+        return removed(application, id, Long.MAX_VALUE);
+    }
+
+    /** Whether the session's {@code version} was removed recently (its id is tombstoned up to that version or beyond). */
+    boolean removed(String application, String id, long version) {
+        ConcurrentMap<String, Tombstone> app = tombstones.get(application);
+        Tombstone tombstone = app == null ? null : app.get(id);
+        return tombstone != null && version <= tombstone.upToVersion();
+    }
+
+    private void tombstone(String application, String id, long upToVersion) {
+        tombstones.computeIfAbsent(application, a -> new ConcurrentHashMap<>())
+                .compute(id, (key, old) -> new Tombstone(Instant.now(), upToVersion).covering(old));
     }
 
     private ConcurrentMap<String, Copy> copies(String application) {

@@ -187,8 +187,9 @@ final class GroupSessionTransport implements SessionTransport {
                 shadow = replica.shadow;
             }
             if (cause == RemovalCause.INVALIDATED) {
-                owedRemovals.remember(sessionId, shadow != null ? shadow.version()
-                        : replica.takenOverAt != OwnedReplica.NOT_TAKEN_OVER ? replica.takenOverAt : Long.MAX_VALUE, shadow);
+                // also members the holders may not name yet: back in the view while the rebalance runs
+                targets.addAll(owedRemovals.remember(sessionId, shadow != null ? shadow.version()
+                        : replica.takenOverAt != OwnedReplica.NOT_TAKEN_OVER ? replica.takenOverAt : Long.MAX_VALUE, shadow));
             }
         } else if (heldCopy) {
             if (cause == RemovalCause.INVALIDATED) {

@@ -4,7 +4,6 @@ import io.cohort.cluster.Member;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
-import io.cohort.session.StoredSession;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -51,7 +50,11 @@ final class LateRemovals {
         List<Removed> passOn = new ArrayList<>();
         int dropped = 0;
         for (Removed removal : message.removals()) {
-            boolean ownedHere = local != null && stopOwning(local, removal);
+            Ownership ownership = local == null ? Ownership.NOT_OWNED : stopOwning(local, removal);
+            if (ownership == Ownership.WENT_ON) {
+                continue; // the session went on here: nothing of it to drop, and no tombstone for its own copies
+            }
+            boolean ownedHere = ownership == Ownership.STOPPED;
             Optional<BackupStore.Copy> copy = group.backups().removeUnlessNewer(app, removal.sessionId(), removal.version());
             if (copy.isPresent() || ownedHere) {
                 dropped++;
@@ -77,19 +80,38 @@ final class LateRemovals {
         }
     }
 
-    /** Stops owning the session if its state here is not newer than the removal; whether it did. */
-    private static boolean stopOwning(GroupSessionTransport local, Removed removal) {
+    /** What a late removal found of the session among those this node owns. */
+    private enum Ownership {
+        /** This node does not own the session. */
+        NOT_OWNED,
+        /** This node owned it at the removed version or an older one, and stopped owning it. */
+        STOPPED,
+        /** This node owns it at a newer version than the removed one (or cannot tell its version): it stays. */
+        WENT_ON
+    }
+
+    /**
+     * Stops owning the session if its state here is not newer than the removal. Its version here is the shadow's, or
+     * without a shadow (a session not replicated since it came here, as under onShutdown) the version at which this node
+     * took it over; a session with neither was created here and counts as newer, as {@code MessageRouter} counts it.
+     */
+    private static Ownership stopOwning(GroupSessionTransport local, Removed removal) {
         String id = removal.sessionId();
-        if (!local.owned().owns(id)) {
-            return false;
+        OwnedReplica replica = local.owned().get(id);
+        if (replica == null) {
+            return Ownership.NOT_OWNED;
         }
-        long mine = local.owned().shadow(id).map(StoredSession::version).orElse(-1L);
+        long mine;
+        synchronized (replica) {
+            mine = replica.shadow != null ? replica.shadow.version()
+                    : replica.takenOverAt != OwnedReplica.NOT_TAKEN_OVER ? replica.takenOverAt : Long.MAX_VALUE;
+        }
         if (mine > removal.version()) {
-            return false; // the session went on here after the remover's last change
+            return Ownership.WENT_ON; // the session went on here after the remover's last change
         }
         local.owned().disown(id);
         local.steppedBack(id);
-        return true;
+        return Ownership.STOPPED;
     }
 
     /**

@@ -45,14 +45,16 @@ final class OwedRemovals {
     /**
      * The session was invalidated (or its id retired) here at {@code version} ({@link Long#MAX_VALUE}: whatever version
      * others have); kept for members out of the view until the copies of {@code state} would be swept anyway (for
-     * good without a state, or for a session that does not expire). Forgetting an older removal to make room is
-     * counted in {@code failures} and logged once.
+     * good without a state, or for a session that does not expire). Forgetting an older removal owed to a member out
+     * of the view to make room is counted in {@code failures} and logged once.
+     *
+     * @return members to send the removal to at once, beside its holders (see {@link RemovalLedger#remember})
      */
-    void remember(String sessionId, long version, StoredSession state) {
+    Set<String> remember(String sessionId, long version, StoredSession state) {
         Instant keepUntil = state == null || state.maxInactiveMillis() <= 0 ? Instant.MAX
                 : state.lastAccessed().plusMillis(state.maxInactiveMillis() * BackupStore.ORPHAN_GRACE_FACTOR);
-        int forgotten = ledger.remember(new Removed(sessionId, version), Instant.now(), keepUntil, memberNames());
-        if (forgotten > 0) {
+        RemovalLedger.Recorded recorded = ledger.remember(new Removed(sessionId, version), Instant.now(), keepUntil, memberNames());
+        if (recorded.forgotten() > 0) {
             metrics.failed();
             if (overflowLogged.compareAndSet(false, true)) {
                 LOG.warn("{}: {} invalidations are remembered for members out of this node's view; the oldest are "
@@ -60,6 +62,7 @@ final class OwedRemovals {
                         + "in cohort.replication.failures; logged once)", application, RemovalLedger.MAX_REMOVALS);
             }
         }
+        return recorded.tellNow();
     }
 
     /** The members changed: those that appeared (back from a partition, or new) get the removals they may have missed. */

@@ -64,6 +64,8 @@ final class RemovalLedger {
     private final LinkedHashMap<String, Entry> kept = new LinkedHashMap<>();
     /** Members that left the view and have not come back, with when this node noticed. */
     private final LinkedHashMap<String, Instant> departed = new LinkedHashMap<>();
+    /** Members that appeared in the view within the delivery window, with when. */
+    private final Map<String, Instant> appeared = new HashMap<>();
     private Set<String> members;
 
     /** @param members the members now (this node's view when the transport starts) */
@@ -84,13 +86,38 @@ final class RemovalLedger {
     }
 
     /**
-     * Records that the session was removed at {@code version} while {@code present} were the members.
-     *
-     * @return how many older removals were forgotten to make room (0 unless {@link #MAX_REMOVALS} are kept)
+     * What {@link #remember} did: how many removals kept for members out of the view it forgot to make room (0 unless
+     * {@link #MAX_REMOVALS} are kept; removals everyone was there for go first, uncounted), and the members to tell of
+     * this removal at once, beside the holders the remover tells anyway.
      */
-    synchronized int remember(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
+    record Recorded(int forgotten, Set<String> tellNow) {
+    }
+
+    /**
+     * Records that the session was removed at {@code version} while {@code present} were the members. Members to tell
+     * at once: those this ledger counts in the view that {@code present} lacks (they left and came back, or came
+     * back, without a rebalance pass in between that saw it, or the view changed while the removal was made; each is
+     * also counted as departed now, so that its next appearance tells it again should this fail), and those that
+     * appeared less than the delivery window ago (the pass that places copies on them again may still be running, so
+     * no holder list names them yet).
+     */
+    synchronized Recorded remember(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
         forgetPastWindow(now);
         departed.values().removeIf(leftAt -> leftAt.plus(presumedGoneAfter).isBefore(now));
+        appeared.values().removeIf(at -> at.plus(deliveryWindow).isBefore(now));
+        Set<String> tellNow = new HashSet<>();
+        for (String member : members) {
+            if (!present.contains(member)) {
+                tellNow.add(member);
+                departed.putIfAbsent(member, now);
+            }
+        }
+        if (!tellNow.isEmpty()) {
+            Set<String> seen = new HashSet<>(members);
+            seen.removeAll(tellNow);
+            members = Set.copyOf(seen);
+        }
+        appeared.keySet().stream().filter(members::contains).forEach(tellNow::add);
         Entry entry = new Entry(removal, now, keepUntil, present.equals(members) ? members : Set.copyOf(present));
         recent.remove(removal.sessionId());
         kept.remove(removal.sessionId());
@@ -98,12 +125,15 @@ final class RemovalLedger {
         (missing ? kept : recent).put(removal.sessionId(), entry);
         int forgotten = 0;
         while (recent.size() + kept.size() > capacity) {
-            Iterator<Entry> oldest = (kept.isEmpty() ? recent : kept).values().iterator();
+            boolean owed = recent.isEmpty();
+            Iterator<Entry> oldest = (owed ? kept : recent).values().iterator();
             oldest.next();
             oldest.remove();
-            forgotten++;
+            if (owed) {
+                forgotten++;
+            }
         }
-        return forgotten;
+        return new Recorded(forgotten, Set.copyOf(tellNow));
     }
 
     /**
@@ -131,6 +161,7 @@ final class RemovalLedger {
                 continue;
             }
             Instant departedAt = departed.remove(member);
+            appeared.put(member, at);
             List<Removed> removals = new ArrayList<>();
             for (Entry entry : kept.values()) {
                 if (entry.owedTo(member, departedAt, deliveryWindow)) {
@@ -146,6 +177,7 @@ final class RemovalLedger {
                 owed.put(member, removals);
             }
         }
+        appeared.keySet().retainAll(now);
         members = Set.copyOf(now);
         return owed;
     }

@@ -66,7 +66,7 @@ final class TakeoverCoordinator {
             found = local.map(copy -> new LookupRequests.Found(copy.session(), Set.of()));
         }
         found = newerIfArrivedMeanwhile(sessionId, found);
-        if (found.isEmpty() || group.backups().removed(app, sessionId)) { // or invalidated while this node waited
+        if (found.isEmpty() || group.backups().removed(app, sessionId, found.get().copy().version())) { // or invalidated while this node waited
             metrics.lookedUp(LookupOutcome.NOT_FOUND);
             return Optional.empty();
         }

@@ -62,7 +62,21 @@ class BackupStoreTest {
         assertThat(store.removed("other", "s")).as("no tombstone against the newer owner's changes").isFalse();
 
         assertThat(store.removeUnlessNewer("third", "s", 1)).isEmpty();
-        assertThat(store.removed("third", "s")).as("tombstoned without a copy too").isTrue();
+        assertThat(store.removed("third", "s", 1)).as("tombstoned up to the removed version without a copy too").isTrue();
+        assertThat(store.removed("third", "s")).as("but not for every version").isFalse();
+        assertThat(store.apply("third", "c", full(2, "went on at c"))).as("a newer owner's copy")
+                .isEqualTo(BackupStore.Outcome.APPLIED);
+        assertThat(store.apply("third", "d", full(1, "the removed state"))).isEqualTo(BackupStore.Outcome.REMOVED);
+    }
+
+    @Test
+    void aLateRemovalNeverWeakensAFullTombstone() {
+        store.apply("shop", "a", full(3, "x"));
+        store.remove("shop", "s");
+        store.removeUnlessNewer("shop", "s", 1);
+
+        assertThat(store.removed("shop", "s")).isTrue();
+        assertThat(store.apply("shop", "c", full(9, "anything"))).isEqualTo(BackupStore.Outcome.REMOVED);
     }
 
     @Test

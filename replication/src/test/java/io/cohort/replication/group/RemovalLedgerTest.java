@@ -92,9 +92,9 @@ class RemovalLedgerTest {
     void pastItsCapacityTheOldestRemovalsAreForgottenAndCounted() {
         RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE);
         ledger.membersAre(Set.of("a"), T);
-        assertThat(ledger.remember(removed("s1"), T, NEVER, Set.of("a"))).isZero();
-        assertThat(ledger.remember(removed("s2"), T, NEVER, Set.of("a"))).isZero();
-        assertThat(ledger.remember(removed("s3"), T, NEVER, Set.of("a"))).isEqualTo(1);
+        assertThat(ledger.remember(removed("s1"), T, NEVER, Set.of("a")).forgotten()).isZero();
+        assertThat(ledger.remember(removed("s2"), T, NEVER, Set.of("a")).forgotten()).isZero();
+        assertThat(ledger.remember(removed("s3"), T, NEVER, Set.of("a")).forgotten()).isEqualTo(1);
 
         assertThat(ledger.membersAre(Set.of("a", "b"), T.plusSeconds(1)).get("b"))
                 .containsExactly(removed("s2"), removed("s3"));
@@ -112,5 +112,39 @@ class RemovalLedgerTest {
         assertThat(ledger.size()).as("removals kept").isEqualTo(1);
         assertThat(ledger.membersAre(Set.of("a", "b"), T.plus(Duration.ofHours(2))).get("b"))
                 .containsExactly(removed("while-cut-off"));
+    }
+
+    @Test
+    void pastItsCapacityRemovalsEveryoneWasThereForGoFirstAndUncounted() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE);
+        for (int i = 0; i < 10; i++) {
+            assertThat(ledger.remember(removed("s" + i), T.plusSeconds(i), NEVER, Set.of("a", "b")).forgotten())
+                    .as("forgotten at s%d", i).isZero();
+        }
+        ledger.membersAre(Set.of("a"), T.plusSeconds(20)); // b left: the two recent ones may not have reached it
+        ledger.remember(removed("while-away"), T.plusSeconds(21), NEVER, Set.of("a"));
+
+        assertThat(ledger.size()).isEqualTo(2);
+        assertThat(ledger.remember(removed("one-more"), T.plusSeconds(22), NEVER, Set.of("a")).forgotten())
+                .as("a removal owed to b forgotten").isEqualTo(1);
+    }
+
+    @Test
+    void aRemovalMadeWithoutAMemberThePassesStillCountIsSentToItAtOnceAndAgainWhenItAppears() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+
+        RemovalLedger.Recorded recorded = ledger.remember(removed("s1"), T, NEVER, Set.of("a")); // b left and no pass saw it
+
+        assertThat(recorded.tellNow()).containsExactly("b");
+        assertThat(ledger.membersAre(Set.of("a", "b"), T.plusSeconds(30)).get("b")).containsExactly(removed("s1"));
+    }
+
+    @Test
+    void aMemberThatAppearedWithinTheWindowIsToldOfARemovalAtOnce() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a"), WINDOW, 100, GONE);
+        ledger.membersAre(Set.of("a", "b"), T); // b is back; the pass that places copies on it may still run
+
+        assertThat(ledger.remember(removed("s1"), T.plusSeconds(10), NEVER, Set.of("a", "b")).tellNow()).containsExactly("b");
+        assertThat(ledger.remember(removed("s2"), T.plus(WINDOW).plusSeconds(1), NEVER, Set.of("a", "b")).tellNow()).isEmpty();
     }
 }

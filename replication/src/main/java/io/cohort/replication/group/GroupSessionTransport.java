@@ -181,15 +181,16 @@ final class GroupSessionTransport implements SessionTransport {
         Set<String> targets = new HashSet<>();
         if (replica != null) {
             StoredSession shadow;
+            long version;
             synchronized (replica) {
                 targets.addAll(replica.holders.keySet());
                 targets.addAll(replica.releasing.keySet());
                 shadow = replica.shadow;
+                version = replica.knownVersion();
             }
             if (cause == RemovalCause.INVALIDATED) {
                 // also members the holders may not name yet: back in the view while the rebalance runs
-                targets.addAll(owedRemovals.remember(sessionId, shadow != null ? shadow.version()
-                        : replica.takenOverAt != OwnedReplica.NOT_TAKEN_OVER ? replica.takenOverAt : Long.MAX_VALUE, shadow));
+                targets.addAll(owedRemovals.remember(sessionId, version, shadow));
             }
         } else if (heldCopy) {
             if (cause == RemovalCause.INVALIDATED) {

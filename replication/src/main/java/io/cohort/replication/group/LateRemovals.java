@@ -90,11 +90,7 @@ final class LateRemovals {
         WENT_ON
     }
 
-    /**
-     * Stops owning the session if its state here is not newer than the removal. Its version here is the shadow's, or
-     * without a shadow (a session not replicated since it came here, as under onShutdown) the version at which this node
-     * took it over; a session with neither was created here and counts as newer, as {@code MessageRouter} counts it.
-     */
+    /** Stops owning the session if its state here ({@link OwnedReplica#knownVersion}) is not newer than the removal. */
     private static Ownership stopOwning(GroupSessionTransport local, Removed removal) {
         String id = removal.sessionId();
         OwnedReplica replica = local.owned().get(id);
@@ -103,8 +99,7 @@ final class LateRemovals {
         }
         long mine;
         synchronized (replica) {
-            mine = replica.shadow != null ? replica.shadow.version()
-                    : replica.takenOverAt != OwnedReplica.NOT_TAKEN_OVER ? replica.takenOverAt : Long.MAX_VALUE;
+            mine = replica.knownVersion();
         }
         if (mine > removal.version()) {
             return Ownership.WENT_ON; // the session went on here after the remover's last change

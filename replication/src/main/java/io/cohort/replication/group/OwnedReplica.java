@@ -40,6 +40,15 @@ final class OwnedReplica {
         this.lastAccessSent = shadow == null ? 0 : shadow.lastAccessed().toEpochMilli();
     }
 
+    /**
+     * The session's version as far as the owner knows it: the shadow's, or without a shadow (not replicated since it
+     * came here, as under onShutdown) the version it was taken over at; {@link Long#MAX_VALUE} for a session created
+     * here and never replicated (newer than anything another member can name).
+     */
+    long knownVersion() {
+        return shadow != null ? shadow.version() : takenOverAt != NOT_TAKEN_OVER ? takenOverAt : Long.MAX_VALUE;
+    }
+
     /** Whether {@code holder} has exactly the version before {@code version}, so a delta suffices. */
     boolean canTakeDelta(String holder, long version) {
         Long held = holders.get(holder);

@@ -12,12 +12,14 @@ import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.cohort.replication.wire.ReplicationMessage.TakenOver;
 import io.cohort.replication.wire.ReplicationMessage.Touch;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -89,6 +91,9 @@ public final class MessageCodec {
         } else if (message instanceof MissedRemovals m) {
             out.writeString(m.application()).writeVarLong(m.removals().size());
             m.removals().forEach(r -> out.writeString(r.sessionId()).writeVarLong(r.version()));
+        } else if (message instanceof SharedRemoval m) {
+            out.writeString(m.application()).writeString(m.removal().sessionId()).writeVarLong(m.removal().version())
+                    .writeVarLong(m.keepUntil().toEpochMilli());
         } else {
             throw new IllegalArgumentException("unknown message " + message);
         }
@@ -124,6 +129,9 @@ public final class MessageCodec {
             case LOOKUP_REPLY -> readLookupReply(in);
             case TAKEN_OVER -> readTakenOver(in);
             case MISSED_REMOVALS -> readMissedRemovals(in);
+            case SHARED_REMOVAL -> new SharedRemoval(name(in, "application"),
+                    new MissedRemovals.Removed(name(in, "session id"), in.readNonNegative("version")),
+                    Instant.ofEpochMilli(in.readNonNegative("keep until")));
         };
         in.expectEnd();
         return message;
@@ -254,7 +262,7 @@ public final class MessageCodec {
     /** The one-byte type codes; never reuse a code. */
     private enum MessageType {
         HELLO(1), UPDATE(2), REMOVED(3), RELEASE(4), TOUCH(5), ACK(6), FULL_COPY_REQUEST(7), LOOKUP(8),
-        LOOKUP_REPLY(9), TAKEN_OVER(10), MISSED_REMOVALS(11);
+        LOOKUP_REPLY(9), TAKEN_OVER(10), MISSED_REMOVALS(11), SHARED_REMOVAL(12);
 
         private final int code;
 
@@ -294,6 +302,8 @@ public final class MessageCodec {
                 return TAKEN_OVER;
             } else if (message instanceof MissedRemovals) {
                 return MISSED_REMOVALS;
+            } else if (message instanceof SharedRemoval) {
+                return SHARED_REMOVAL;
             }
             throw new IllegalArgumentException("unknown message " + message);
         }

@@ -19,7 +19,8 @@ import java.util.Optional;
  * {@link TakenOver} when it becomes the owner. {@link Hello} tells new members who the sender is.
  * While a session has no owner, its custodian (a holder) sends {@link SessionUpdate} and
  * {@link ReleaseCopy} as its owner would. A member that removed sessions while others were out of its
- * view sends them {@link MissedRemovals} when they are back.
+ * view sends them {@link MissedRemovals} when they are back, and meanwhile gives each removal to the members present as
+ * a {@link SharedRemoval}, so that they tell the others should it be gone by then.
  */
 public sealed interface ReplicationMessage {
 
@@ -148,6 +149,32 @@ public sealed interface ReplicationMessage {
                 if (version < 0) {
                     throw new IllegalArgumentException("negative version " + version);
                 }
+            }
+        }
+    }
+
+    /**
+     * The sender removed the session (invalidated it, or retired its id) while members were out of its view, and the
+     * receiver was in it: the receiver keeps the removal for the members its own view lacks, until {@code keepUntil},
+     * and sends it to them as {@link MissedRemovals} when they appear in its view, as the sender does, in case the
+     * sender is gone by then (it crashed or stopped before the partition healed). The receiver drops nothing for it
+     * (the holders of the session's copies get a {@link SessionRemoved} as ever). {@code keepUntil} is
+     * {@link #FOR_GOOD} for a session that does not expire; the wire carries it as epoch milliseconds, from 0.
+     */
+    record SharedRemoval(String application, MissedRemovals.Removed removal, java.time.Instant keepUntil)
+            implements ForApplication {
+
+        /** The latest instant the wire carries (epoch milliseconds in a long): a removal kept as long as there is room. */
+        public static final java.time.Instant FOR_GOOD = java.time.Instant.ofEpochMilli(Long.MAX_VALUE);
+
+        public SharedRemoval {
+            Objects.requireNonNull(application, "application");
+            Objects.requireNonNull(removal, "removal");
+            Objects.requireNonNull(keepUntil, "keepUntil");
+            if (keepUntil.isAfter(FOR_GOOD)) {
+                keepUntil = FOR_GOOD;
+            } else if (keepUntil.isBefore(java.time.Instant.EPOCH)) {
+                keepUntil = java.time.Instant.EPOCH;
             }
         }
     }

@@ -16,6 +16,7 @@ import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.cohort.replication.wire.ReplicationMessage.TakenOver;
 import io.cohort.replication.wire.ReplicationMessage.Touch;
 import io.cohort.session.RemovalCause;
@@ -58,7 +59,9 @@ class MessageCodecTest {
                 new LookupReply(6, Optional.of(stored)),
                 new TakenOver("shop", ID, 7, List.of("n2", "n3")),
                 new MissedRemovals("shop", List.of(new MissedRemovals.Removed(ID, 7),
-                        new MissedRemovals.Removed(ID + "-old", Long.MAX_VALUE))));
+                        new MissedRemovals.Removed(ID + "-old", Long.MAX_VALUE))),
+                new SharedRemoval("shop", new MissedRemovals.Removed(ID, 7), T),
+                new SharedRemoval("shop", new MissedRemovals.Removed(ID, Long.MAX_VALUE), SharedRemoval.FOR_GOOD));
 
         for (ReplicationMessage message : messages) {
             ReplicationMessage decoded = codec.decode(codec.encode(message));
@@ -161,6 +164,14 @@ class MessageCodecTest {
         assertThatThrownBy(() -> codec.decode(none)).isInstanceOf(MalformedMessageException.class);
         assertThatThrownBy(() -> codec.decode(limit)).isInstanceOf(MalformedMessageException.class)
                 .hasMessageContaining("exceeds the limit " + MissedRemovals.MAX_REMOVALS);
+    }
+
+    @Test
+    void aSharedRemovalKeptForGoodIsTheLatestInstantTheWireCarries() throws Exception {
+        SharedRemoval forGood = new SharedRemoval("shop", new MissedRemovals.Removed(ID, 3), Instant.MAX);
+
+        assertThat(forGood.keepUntil()).isEqualTo(SharedRemoval.FOR_GOOD);
+        assertThat(((SharedRemoval) codec.decode(codec.encode(forGood))).keepUntil()).isEqualTo(SharedRemoval.FOR_GOOD);
     }
 
     @Test

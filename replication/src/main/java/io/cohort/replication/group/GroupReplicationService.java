@@ -56,6 +56,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
     /** Per application, the version a newer one took the replication from, until one of them closes. */
     private final ConcurrentMap<String, GroupSessionTransport> displaced = new ConcurrentHashMap<>();
     private final ViewRebalancer rebalancer;
+    /** Removals other members made while members were out of their view, kept here for those members. */
+    private final SharedRemovals sharedRemovals;
     private final ScheduledExecutorService sweeper;
     private final CallerSends callerSends;
 
@@ -85,7 +87,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
         this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast),
                 new BackupStore(options.tombstoneLifetime()),
                 new SyncAcknowledgements(suspected), new LookupRequests(suspected));
-        this.rebalancer = new ViewRebalancer(group, applications::values);
+        this.sharedRemovals = new SharedRemovals(group, meters);
+        this.rebalancer = new ViewRebalancer(group, applications::values, sharedRemovals);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-backup-sweeper-" + self.name());
             thread.setDaemon(true);
@@ -121,7 +124,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
     }
 
     private void connect() throws Exception {
-        MessageRouter router = new MessageRouter(group, codec, applications, meters, view -> {
+        MessageRouter router = new MessageRouter(group, codec, applications, meters, sharedRemovals, view -> {
             viewChanged(view);
             return null;
         });
@@ -240,6 +243,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
         try {
             Instant now = Instant.now();
             applications.values().forEach(transport -> transport.owedRemovals().forgetOld(now));
+            sharedRemovals.forgetOld(now);
             int dropped = group.backups().sweep(now);
             if (dropped > 0) {
                 LOG.info("Dropped {} orphaned session copies (their owners stopped touching them long ago)", dropped);

@@ -18,6 +18,7 @@ import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.ReleaseCopy;
 import io.cohort.replication.wire.ReplicationMessage.SessionRemoved;
 import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
+import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.cohort.replication.wire.ReplicationMessage.TakenOver;
 import io.cohort.replication.wire.ReplicationMessage.Touch;
 import io.cohort.session.StoredSession;
@@ -56,9 +57,10 @@ final class MessageRouter implements Inbox {
     private final Function<View, Void> onView;
     private final KnownApplications known;
     private final LateRemovals lateRemovals;
+    private final SharedRemovals sharedRemovals;
 
     MessageRouter(GroupContext group, MessageCodec codec, Map<String, GroupSessionTransport> applications,
-            MeterRegistry meters, Function<View, Void> onView) {
+            MeterRegistry meters, SharedRemovals sharedRemovals, Function<View, Void> onView) {
         this.group = group;
         this.codec = codec;
         this.applications = applications;
@@ -68,6 +70,7 @@ final class MessageRouter implements Inbox {
         this.onView = onView;
         this.known = new KnownApplications(applications::containsKey, KnownApplications.DEFAULT_LIMIT);
         this.lateRemovals = new LateRemovals(group, applications, meters);
+        this.sharedRemovals = sharedRemovals;
     }
 
     @Override
@@ -152,6 +155,9 @@ final class MessageRouter implements Inbox {
         } else if (message instanceof MissedRemovals missed) {
             received.bytes(missed.application(), length);
             lateRemovals.arrived(sender, missed);
+        } else if (message instanceof SharedRemoval shared) {
+            received.bytes(shared.application(), length);
+            sharedRemovals.arrived(sender, shared);
         } else if (message instanceof ReleaseCopy release) {
             received.bytes(release.application(), length);
             group.backups().release(release.application(), release.sessionId(), release.version(), sender,

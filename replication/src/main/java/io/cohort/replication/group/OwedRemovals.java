@@ -1,7 +1,9 @@
 package io.cohort.replication.group;
 
+import io.cohort.cluster.Member;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
+import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.cohort.session.StoredSession;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * members are back: the owner side of {@code MissedRemovals} ({@link LateRemovals} is the receiving side). Every
  * invalidation and retired id is {@link #remember remembered} in a {@link RemovalLedger}, with the members present;
  * at each pass of the rebalancer ({@link #membersChanged}) the members that appeared get what they are owed, before
- * anything else that pass sends them. Thread-safe.
+ * anything else that pass sends them. A removal kept for members out of the view is also given at once, as a
+ * {@code SharedRemoval}, to every other member present, which keeps it for them too ({@link SharedRemovals}): should
+ * this node crash or stop before they are back, those members tell them. Thread-safe.
  */
 final class OwedRemovals {
 
@@ -46,14 +50,19 @@ final class OwedRemovals {
      * The session was invalidated (or its id retired) here at {@code version} ({@link Long#MAX_VALUE}: whatever version
      * others have); kept for members out of the view until the copies of {@code state} would be swept anyway (for
      * good without a state, or for a session that does not expire). Forgetting an older removal owed to a member out
-     * of the view to make room is counted in {@code failures} and logged once.
+     * of the view to make room is counted in {@code failures} and logged once. A removal kept for members out of the
+     * view goes to every other member at once as a {@code SharedRemoval}, sent from the calling thread.
      *
      * @return members to send the removal to at once, beside its holders (see {@link RemovalLedger#remember})
      */
     Set<String> remember(String sessionId, long version, StoredSession state) {
         Instant keepUntil = state == null || state.maxInactiveMillis() <= 0 ? Instant.MAX
                 : state.lastAccessed().plusMillis(state.maxInactiveMillis() * BackupStore.ORPHAN_GRACE_FACTOR);
-        RemovalLedger.Recorded recorded = ledger.remember(new Removed(sessionId, version), Instant.now(), keepUntil, memberNames());
+        Removed removal = new Removed(sessionId, version);
+        RemovalLedger.Recorded recorded = ledger.remember(removal, Instant.now(), keepUntil, memberNames());
+        if (recorded.keptForAbsent()) {
+            share(removal, keepUntil);
+        }
         if (recorded.forgotten() > 0) {
             metrics.failed();
             if (overflowLogged.compareAndSet(false, true)) {
@@ -77,6 +86,23 @@ final class OwedRemovals {
         dispatch.apply(frames).send();
         owed.forEach((member, missed) -> LOG.info("{}: told {} about {} sessions removed while it was out of this "
                 + "node's view", application, member, missed.size()));
+    }
+
+    /**
+     * Gives the removal to every other member present, which keeps it for the members out of the view: one multicast
+     * where the transport prefers it, else one frame to each (a frame that could not be sent is counted in
+     * {@code failures}).
+     */
+    private void share(Removed removal, Instant keepUntil) {
+        List<String> others = group.membership().others().stream().map(Member::name).toList();
+        if (others.isEmpty()) {
+            return;
+        }
+        byte[] frame = group.messenger().encode(new SharedRemoval(application, removal, keepUntil));
+        List<GroupDispatch.Frame> frames = group.messenger().multicasts(others.size(), others.size())
+                ? List.of(new GroupDispatch.Frame(null, frame))
+                : others.stream().map(other -> new GroupDispatch.Frame(other, frame)).toList();
+        dispatch.apply(frames).send();
     }
 
     /** Forgets removals that no member out of the view can need any more. */

@@ -34,6 +34,9 @@ import java.util.Set;
  * busy application until the ledger overflowed. At most {@link #MAX_REMOVALS} are kept, the oldest forgotten first
  * ({@link #remember} says so; the caller counts it).
  *
+ * <p>A removal kept for members out of the view is also given to the members present ({@link #remember} says so), who
+ * {@link #keep} it in a ledger of their own: should the remover be gone when such a member comes back, they tell it.
+ *
  * <p>Thread-safe: removals are recorded by request threads, membership changes by the rebalancer's thread.
  */
 final class RemovalLedger {
@@ -87,10 +90,11 @@ final class RemovalLedger {
 
     /**
      * What {@link #remember} did: how many removals kept for members out of the view it forgot to make room (0 unless
-     * {@link #MAX_REMOVALS} are kept; removals everyone was there for go first, uncounted), and the members to tell of
-     * this removal at once, beside the holders the remover tells anyway.
+     * {@link #MAX_REMOVALS} are kept; removals everyone was there for go first, uncounted), the members to tell of
+     * this removal at once, beside the holders the remover tells anyway, and whether it is kept for members out of the
+     * view (then the remover gives it to the members present, to {@link #keep} for them).
      */
-    record Recorded(int forgotten, Set<String> tellNow) {
+    record Recorded(int forgotten, Set<String> tellNow, boolean keptForAbsent) {
     }
 
     /**
@@ -123,6 +127,27 @@ final class RemovalLedger {
         kept.remove(removal.sessionId());
         boolean missing = !departed.isEmpty() || !present.containsAll(members);
         (missing ? kept : recent).put(removal.sessionId(), entry);
+        return new Recorded(makeRoom(), Set.copyOf(tellNow), missing);
+    }
+
+    /**
+     * Keeps a removal another member made while members were out of its view (it {@link Recorded#keptForAbsent}), for
+     * every member {@code present} (this node's view now) lacks, until {@code keepUntil}, whoever this ledger counts
+     * departed: this node may not have seen those members leave (it joined later), and it keeps the removal in case
+     * the remover is gone when they come back.
+     *
+     * @return how many removals kept for members out of the view were forgotten to make room (see {@link #remember})
+     */
+    synchronized int keep(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
+        forgetPastWindow(now);
+        recent.remove(removal.sessionId());
+        kept.remove(removal.sessionId());
+        kept.put(removal.sessionId(), new Entry(removal, now, keepUntil, Set.copyOf(present)));
+        return makeRoom();
+    }
+
+    /** Forgets the oldest removals beyond the capacity: those everyone was there for first; counts the others. */
+    private int makeRoom() {
         int forgotten = 0;
         while (recent.size() + kept.size() > capacity) {
             boolean owed = recent.isEmpty();
@@ -133,7 +158,7 @@ final class RemovalLedger {
                 forgotten++;
             }
         }
-        return new Recorded(forgotten, Set.copyOf(tellNow));
+        return forgotten;
     }
 
     /**

@@ -34,9 +34,9 @@ import org.slf4j.LoggerFactory;
  * same name restarted before the group dropped its former process: it counts as a holder without the
  * copies and, as an owner, as one that left.
  *
- * <p>Each pass begins by telling members that are back in the view (a healed partition) which sessions this node
- * invalidated while they were away ({@link OwedRemovals}, {@link LateRemovals}): their copies of those would
- * otherwise outlive the removal.
+ * <p>Each pass begins by telling members that are back in the view (a healed partition) which sessions this node,
+ * or another member that was in its view then ({@link SharedRemovals}), invalidated while they were away
+ * ({@link OwedRemovals}, {@link LateRemovals}): their copies of those would otherwise outlive the removal.
  */
 final class ViewRebalancer implements AutoCloseable {
 
@@ -54,14 +54,17 @@ final class ViewRebalancer implements AutoCloseable {
     private final ExecutorService confirmations;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final OrphanedCopies orphans;
+    private final SharedRemovals sharedRemovals;
     /** The members at the previous pass; only the worker thread reads and writes it. */
     private List<Member> previous = List.of();
     /** Where the members were at the previous pass, by name; only the worker thread reads and writes it. */
     private Map<String, Address> previousAddresses = Map.of();
 
-    ViewRebalancer(GroupContext group, Supplier<Collection<GroupSessionTransport>> transports) {
+    ViewRebalancer(GroupContext group, Supplier<Collection<GroupSessionTransport>> transports,
+            SharedRemovals sharedRemovals) {
         this.group = group;
         this.transports = transports;
+        this.sharedRemovals = sharedRemovals;
         this.worker = Executors.newSingleThreadExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-rebalance-" + group.selfName());
             thread.setDaemon(true);
@@ -96,6 +99,11 @@ final class ViewRebalancer implements AutoCloseable {
         if (!restarted.isEmpty()) {
             LOG.info("{}: {} restarted under the same name; the sessions they held copies of are copied to them again",
                     group.selfName(), restarted);
+        }
+        try {
+            sharedRemovals.membersChanged(); // removals other members made, in case they are gone: first too
+        } catch (RuntimeException e) {
+            LOG.warn("{}: telling returning members about removals other members shared failed", group.selfName(), e);
         }
         for (GroupSessionTransport transport : transports.get()) {
             try {

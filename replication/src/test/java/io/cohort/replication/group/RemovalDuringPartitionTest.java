@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * A session removed (invalidated, or its id retired by {@code changeSessionId}) while a member holding its copy was cut
  * off from the member that removed it: once the partition heals, that member must not serve the session, also after
  * the remover's own tombstone of the id is gone (members here forget a removed id after a second instead of a
- * minute). A copy that a newer owner placed meanwhile stays.
+ * minute), and also when the remover crashed or stopped before the heal (a member that was on its side tells the cut-off
+ * member then). A copy that a newer owner placed meanwhile stays.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RemovalDuringPartitionTest {
@@ -110,6 +111,92 @@ class RemovalDuringPartitionTest {
         }
     }
 
+    /** How the remover leaves the group before the partition heals. */
+    enum Departure {
+        CRASH, STOP;
+
+        void of(TestMember member) {
+            if (this == CRASH) {
+                member.crash();
+            } else {
+                member.close();
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "remover: {0}")
+    @EnumSource(Departure.class)
+    void aSessionInvalidatedWhileItsHolderWasCutOffIsNotServedThereWhenTheRemoverLeftBeforeTheHeal(Departure departure)
+            throws Exception {
+        try (TestGroup group = group(1)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit signedOff = copiedTo(a, b);
+            signedOff.request(Map.of("user", "alice"));
+
+            cutOff(b, members);
+            synchronized (signedOff.session()) {
+                a.store().removed(signedOff.id(), RemovalCause.INVALIDATED); // the user signs off at a
+            }
+            departure.of(a); // and a leaves before b is back: only c, on a's side, is left to tell b
+            TestGroup.awaitMembers(List.of(c));
+            heal(b, List.of(b, c));
+
+            assertRemovedAmongSurvivors(signedOff.id(), b, List.of(b, c));
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(TestGroup.Transport.class)
+    void everyMemberThatWasOnTheRemoversSideTellsTheCutOffHolderWhenTheRemoverCrashedBeforeTheHeal(
+            TestGroup.Transport transport) throws Exception {
+        try (TestGroup group = group(transport, 1)) {
+            List<TestMember> members = group.startMembers(4);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            List<TestMember> survivors = members.subList(1, 4);
+            ShopVisit signedOff = copiedTo(a, b);
+            signedOff.request(Map.of("user", "alice"));
+
+            cutOff(b, members);
+            synchronized (signedOff.session()) {
+                a.store().removed(signedOff.id(), RemovalCause.INVALIDATED); // shared with c and d (one multicast there)
+            }
+            a.crash();
+            TestGroup.awaitMembers(members.subList(2, 4));
+            heal(b, survivors);
+
+            assertRemovedAmongSurvivors(signedOff.id(), b, survivors); // b hears of it twice: harmless
+        }
+    }
+
+    @Test
+    void anIdRetiredWhileItsHolderWasCutOffIsNotUsableThereWhenTheRemoverCrashedBeforeTheHeal() throws Exception {
+        try (TestGroup group = group(1)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = copiedTo(a, b);
+            String before = visit.id();
+
+            cutOff(b, members);
+            TestSession signedOn = visit.session().renamed(before + "-signed-on"); // changeSessionId() at sign-on
+            synchronized (signedOn) {
+                signedOn.set("user", "alice");
+                a.store().idChanged(before, signedOn);
+            }
+            a.requestCompleted(signedOn);
+            a.crash();
+            TestGroup.awaitMembers(List.of(c));
+            heal(b, List.of(b, c));
+
+            assertRemovedAmongSurvivors(before, b, List.of(b, c));
+        }
+    }
+
     @Test
     void aSessionThatWentOnAtANewerOwnerOnTheOtherSideKeepsItsCopies() throws Exception {
         try (TestGroup group = group(2)) {
@@ -164,6 +251,25 @@ class RemovalDuringPartitionTest {
                         cutOff.name(), holding)
                 .isEmpty();
         assertThat(members).allSatisfy(m -> assertThat(m.backup(id)).as("%s's copy", m.name()).isEmpty());
+    }
+
+    /**
+     * What the removal must have left among {@code survivors} once the group healed without the remover and their own
+     * tombstones of the id expired: no copy anywhere, and a lookup at each survivor finds nothing.
+     */
+    private static void assertRemovedAmongSurvivors(String id, TestMember cutOff, List<TestMember> survivors) {
+        Await.until("the survivors forgot their tombstones of " + id,
+                () -> survivors.stream().noneMatch(m -> m.service().backups().removed(TestGroup.APP, id)));
+        Await.within(REPAIR, () -> survivors.stream().allMatch(m -> m.backup(id).isEmpty()));
+        List<String> holding = survivors.stream().filter(m -> m.backup(id).isPresent()).map(TestMember::name).toList();
+        for (TestMember survivor : survivors) {
+            assertThat(survivor.store().load(id))
+                    .as("a lookup at %s, after the heal without the remover and after the tombstones expired, for the "
+                            + "id %s removed while %s was cut off (members holding a copy before the lookups: %s)",
+                            survivor.name(), id, cutOff.name(), holding)
+                    .isEmpty();
+        }
+        assertThat(survivors).allSatisfy(m -> assertThat(m.backup(id)).as("%s's copy", m.name()).isEmpty());
     }
 
     private static void cutOff(TestMember member, List<TestMember> members) throws Exception {

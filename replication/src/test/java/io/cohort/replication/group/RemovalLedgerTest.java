@@ -147,4 +147,32 @@ class RemovalLedgerTest {
         assertThat(ledger.remember(removed("s1"), T.plusSeconds(10), NEVER, Set.of("a", "b")).tellNow()).containsExactly("b");
         assertThat(ledger.remember(removed("s2"), T.plus(WINDOW).plusSeconds(1), NEVER, Set.of("a", "b")).tellNow()).isEmpty();
     }
+
+    @Test
+    void onlyARemovalKeptForAMemberOutOfTheViewIsToBeShared() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        assertThat(ledger.remember(removed("everyone-there"), T, NEVER, Set.of("a", "b")).keptForAbsent()).isFalse();
+        ledger.membersAre(Set.of("a"), T.plusSeconds(1)); // b is cut off
+
+        assertThat(ledger.remember(removed("b-away"), T.plusSeconds(2), NEVER, Set.of("a")).keptForAbsent()).isTrue();
+        ledger.membersAre(Set.of("a", "b"), T.plusSeconds(3));
+        assertThat(ledger.remember(removed("b-back"), T.plusSeconds(4), NEVER, Set.of("a", "b")).keptForAbsent()).isFalse();
+    }
+
+    @Test
+    void aSharedRemovalIsKeptForTheMembersThisViewLacksThoughThisLedgerNeverSawThemLeave() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE); // c started after b was cut off
+        Instant swept = T.plus(Duration.ofHours(1));
+        ledger.keep(removed("s1"), T, swept, Set.of("a", "c"));
+        ledger.forgetOld(T.plus(WINDOW).plusSeconds(1));
+        assertThat(ledger.size()).as("kept past the window").isEqualTo(1);
+        ledger.membersAre(Set.of("c"), T.plusSeconds(120)); // the remover crashed
+
+        Map<String, List<Removed>> owed = ledger.membersAre(Set.of("b", "c"), T.plusSeconds(600));
+
+        assertThat(owed).containsOnlyKeys("b");
+        assertThat(owed.get("b")).containsExactly(removed("s1"));
+        ledger.forgetOld(swept.plusSeconds(1));
+        assertThat(ledger.size()).as("kept after its copies would have been swept").isZero();
+    }
 }

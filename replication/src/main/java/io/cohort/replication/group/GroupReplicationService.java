@@ -58,6 +58,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
     private final ViewRebalancer rebalancer;
     /** Removals other members made while members were out of their view, kept here for those members. */
     private final SharedRemovals sharedRemovals;
+    /** Frames of removals sent for applications that may not be deployed here. */
+    private final PlainFrames plainFrames;
     private final ScheduledExecutorService sweeper;
     private final CallerSends callerSends;
 
@@ -87,7 +89,8 @@ public final class GroupReplicationService implements SessionStoreFactory {
         this.group = new GroupContext(membership, new Messenger(membership, channel, codec, multicast),
                 new BackupStore(options.tombstoneLifetime()),
                 new SyncAcknowledgements(suspected), new LookupRequests(suspected));
-        this.sharedRemovals = new SharedRemovals(group, meters);
+        this.plainFrames = new PlainFrames(group, applications, meters);
+        this.sharedRemovals = new SharedRemovals(group, meters, plainFrames);
         this.rebalancer = new ViewRebalancer(group, applications::values, sharedRemovals);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "cohort-backup-sweeper-" + self.name());
@@ -124,7 +127,7 @@ public final class GroupReplicationService implements SessionStoreFactory {
     }
 
     private void connect() throws Exception {
-        MessageRouter router = new MessageRouter(group, codec, applications, meters, sharedRemovals, view -> {
+        MessageRouter router = new MessageRouter(group, codec, applications, meters, sharedRemovals, plainFrames, view -> {
             viewChanged(view);
             return null;
         });

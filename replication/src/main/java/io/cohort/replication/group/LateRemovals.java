@@ -1,10 +1,8 @@
 package io.cohort.replication.group;
 
 import io.cohort.cluster.Member;
-import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,12 +33,12 @@ final class LateRemovals {
 
     private final GroupContext group;
     private final Map<String, GroupSessionTransport> applications;
-    private final MeterRegistry meters;
+    private final PlainFrames plainFrames;
 
-    LateRemovals(GroupContext group, Map<String, GroupSessionTransport> applications, MeterRegistry meters) {
+    LateRemovals(GroupContext group, Map<String, GroupSessionTransport> applications, PlainFrames plainFrames) {
         this.group = group;
         this.applications = applications;
-        this.meters = meters;
+        this.plainFrames = plainFrames;
     }
 
     /** {@code sender} tells this node about removals it missed. */
@@ -68,15 +66,13 @@ final class LateRemovals {
                     sender);
         }
         if (!passOn.isEmpty()) {
-            long bytes = 0;
+            List<GroupDispatch.Frame> frames = new ArrayList<>();
             for (byte[] frame : frames(group.messenger(), app, passOn)) {
                 for (Member other : group.membership().others()) { // the remover too: it may have got a copy meanwhile
-                    if (group.messenger().send(other.name(), frame, false)) {
-                        bytes += frame.length;
-                    }
+                    frames.add(new GroupDispatch.Frame(other.name(), frame));
                 }
             }
-            meters.counter(ReplicationMetrics.BYTES, "app", app, "direction", ReplicationMetrics.SENT).increment(bytes);
+            plainFrames.send(app, frames);
         }
     }
 

@@ -60,7 +60,7 @@ final class MessageRouter implements Inbox {
     private final SharedRemovals sharedRemovals;
 
     MessageRouter(GroupContext group, MessageCodec codec, Map<String, GroupSessionTransport> applications,
-            MeterRegistry meters, SharedRemovals sharedRemovals, Function<View, Void> onView) {
+            MeterRegistry meters, SharedRemovals sharedRemovals, PlainFrames plainFrames, Function<View, Void> onView) {
         this.group = group;
         this.codec = codec;
         this.applications = applications;
@@ -69,7 +69,7 @@ final class MessageRouter implements Inbox {
         this.rejected = ReplicationMetrics.rejected(meters);
         this.onView = onView;
         this.known = new KnownApplications(applications::containsKey, KnownApplications.DEFAULT_LIMIT);
-        this.lateRemovals = new LateRemovals(group, applications, meters);
+        this.lateRemovals = new LateRemovals(group, applications, plainFrames);
         this.sharedRemovals = sharedRemovals;
     }
 

@@ -5,6 +5,7 @@ import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
 import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -35,12 +36,14 @@ final class SharedRemovals {
 
     private final GroupContext group;
     private final MeterRegistry meters;
+    private final PlainFrames plainFrames;
     private final Map<String, RemovalLedger> ledgers = new ConcurrentHashMap<>();
     private final AtomicBoolean overflowLogged = new AtomicBoolean();
 
-    SharedRemovals(GroupContext group, MeterRegistry meters) {
+    SharedRemovals(GroupContext group, MeterRegistry meters, PlainFrames plainFrames) {
         this.group = group;
         this.meters = meters;
+        this.plainFrames = plainFrames;
     }
 
     /** {@code sender} removed a session while members were out of its view: keep it for those this view lacks. */
@@ -72,19 +75,12 @@ final class SharedRemovals {
         Instant at = Instant.now();
         ledgers.forEach((app, ledger) -> {
             Map<String, List<Removed>> owed = ledger.membersAre(now, at);
-            long bytes = 0;
-            for (Map.Entry<String, List<Removed>> member : owed.entrySet()) {
-                for (byte[] frame : LateRemovals.frames(group.messenger(), app, member.getValue())) {
-                    if (group.messenger().send(member.getKey(), frame, false)) {
-                        bytes += frame.length;
-                    }
-                }
-                LOG.info("{}: told {} about {} sessions other members removed while it was out of their view", app,
-                        member.getKey(), member.getValue().size());
-            }
-            if (bytes > 0) {
-                meters.counter(ReplicationMetrics.BYTES, "app", app, "direction", ReplicationMetrics.SENT).increment(bytes);
-            }
+            List<GroupDispatch.Frame> frames = new ArrayList<>();
+            owed.forEach((member, missed) -> LateRemovals.frames(group.messenger(), app, missed)
+                    .forEach(frame -> frames.add(new GroupDispatch.Frame(member, frame))));
+            plainFrames.send(app, frames);
+            owed.forEach((member, missed) -> LOG.info("{}: told {} about {} sessions other members removed while it was "
+                    + "out of their view", app, member, missed.size()));
         });
     }
 

@@ -4,6 +4,7 @@ import io.cohort.cluster.Member;
 import io.cohort.replication.engine.SessionChange;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -70,7 +71,7 @@ public sealed interface ReplicationMessage {
     }
 
     /** The session was used without changes: keeps the copy's last-access time current. */
-    record Touch(String application, String sessionId, long version, java.time.Instant lastAccessed)
+    record Touch(String application, String sessionId, long version, Instant lastAccessed)
             implements ForApplication {
         public Touch {
             Objects.requireNonNull(application, "application");
@@ -161,11 +162,11 @@ public sealed interface ReplicationMessage {
      * (the holders of the session's copies get a {@link SessionRemoved} as ever). {@code keepUntil} is
      * {@link #FOR_GOOD} for a session that does not expire; the wire carries it as epoch milliseconds, from 0.
      */
-    record SharedRemoval(String application, MissedRemovals.Removed removal, java.time.Instant keepUntil)
+    record SharedRemoval(String application, MissedRemovals.Removed removal, Instant keepUntil)
             implements ForApplication {
 
         /** The latest instant the wire carries (epoch milliseconds in a long): a removal kept as long as there is room. */
-        public static final java.time.Instant FOR_GOOD = java.time.Instant.ofEpochMilli(Long.MAX_VALUE);
+        public static final Instant FOR_GOOD = Instant.ofEpochMilli(Long.MAX_VALUE);
 
         public SharedRemoval {
             Objects.requireNonNull(application, "application");
@@ -173,8 +174,8 @@ public sealed interface ReplicationMessage {
             Objects.requireNonNull(keepUntil, "keepUntil");
             if (keepUntil.isAfter(FOR_GOOD)) {
                 keepUntil = FOR_GOOD;
-            } else if (keepUntil.isBefore(java.time.Instant.EPOCH)) {
-                keepUntil = java.time.Instant.EPOCH;
+            } else if (keepUntil.isBefore(Instant.EPOCH)) {
+                keepUntil = Instant.EPOCH;
             }
         }
     }

@@ -2,12 +2,20 @@ package io.cohort.balancer;
 
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatNoException;
 
 import io.cohort.config.ClientLimitsConfig;
 import io.cohort.config.DataSize;
 import io.cohort.net.RawHttpUpload;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
@@ -15,10 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Answers the balancer gives itself before it has read a request's body (413 over {@code max-request-body}, declared or
- * streamed; 429 over the client's rate; 503 without a live member; 400 and 403 before routing), to a client that sends its whole body before it reads, as Java's HttpClient
+ * streamed; 429 over the client's rate; 503 without a live member or over {@code max-queued-per-member}; 400, 403 and
+ * 405 before routing), to a client that sends its whole body before it reads, as Java's HttpClient
  * and many scripts do: it must read the answer, not find its connection reset under the rest of its body.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -92,6 +102,8 @@ class EarlyAnswerTest {
             assertThat(answer.body()).contains(ErrorPage.NO_MEMBER);
             assertThat(answer.head()).contains("\r\nconnection: close");
             assertThat(n1.served()).isZero();
+            assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_unavailable_total{balancer=\""
+                    + lb.server.config().name() + "\"} 1.0");
         }
     }
 
@@ -112,6 +124,113 @@ class EarlyAnswerTest {
             assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_refused_total{balancer=\""
                     + lb.server.config().name() + "\"} 1.0");
         }
+    }
+
+    /** CONNECT is refused before routing (405); one that carries a body is answered as any other refusal. */
+    @Test
+    void aConnectWithABodyIsAnswered405AndTheClientCanSendItsRest() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        try (TestBalancer lb = TestBalancer.start(new TestBalancer.Settings(), n1);
+             Socket client = new Socket(lb.server.uri().getHost(), lb.server.uri().getPort())) {
+            client.setSoTimeout(10_000);
+            OutputStream out = client.getOutputStream();
+            out.write(("CONNECT example.org:443 HTTP/1.1\r\nHost: example.org:443\r\nContent-Length: " + body.length + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(body, 0, 64 * KIB);
+            out.flush();
+            InputStream in = client.getInputStream();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (in.available() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(1000); // as RawHttpUpload.sendAllThenRead: a server that closes once it answered has closed by now
+
+            assertThatNoException().as("sending the rest of the body after the answer came")
+                    .isThrownBy(() -> out.write(body, 64 * KIB, body.length - 64 * KIB));
+            String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            assertThat(answer).startsWith("HTTP/1.1 405 ").containsIgnoringCase("\r\nConnection: close\r\n")
+                    .contains(ErrorPage.NOT_A_PROXY);
+            assertThat(n1.served()).isZero();
+            assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_refused_total{balancer=\""
+                    + lb.server.config().name() + "\"} 1.0");
+        }
+    }
+
+    /**
+     * A request over {@code max-queued-per-member} (503, the balancer's overload): a small body was read whole before,
+     * a larger or chunked one is refused with its rest to come.
+     */
+    @ParameterizedTest(name = "declared length {0}")
+    @ValueSource(ints = {32 * KIB, 2 * 1024 * KIB, -1})
+    void aBodyOverTheMembersQueueIsAnswered503AndTheClientCanSendItsRest(int declaredLength) throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.maxConnections = 1;
+        settings.maxQueuedPerMember = 1;
+        List<Socket> gets = new ArrayList<>();
+        try (TestBalancer lb = TestBalancer.start(settings, n1)) {
+            gets.add(send(lb.server.uri(), "/hold"));
+            n1.awaitHeld(); // the member's one connection is busy until released
+            gets.add(send(lb.server.uri(), "/queued"));
+            gets.add(send(lb.server.uri(), "/queued"));
+            Socket over = firstAnswered(gets.subList(1, 3)); // the other one waits in the queue, which is now full
+            assertThat(readAll(over)).startsWith("HTTP/1.1 503 ");
+            Socket queued = gets.get(1) == over ? gets.get(2) : gets.get(1);
+            byte[] sent = declaredLength == 32 * KIB ? Arrays.copyOf(body, declaredLength) : body;
+
+            RawHttpUpload.Answer answer;
+            try (RawHttpUpload upload = RawHttpUpload.start(lb.server.uri(), "/upload", declaredLength)) {
+                answer = upload.sendAllThenRead(sent, Math.min(sent.length, 64 * KIB));
+            }
+            n1.releaseHeld();
+
+            assertThat(answer.status()).isEqualTo(503);
+            assertThat(answer.body()).contains(ErrorPage.OVERLOADED);
+            assertThat(answer.headers()).containsEntry("retry-after", "1");
+            if (sent.length > BufferedBody.LIMIT) {
+                assertThat(answer.head()).contains("\r\nconnection: close");
+            } else {
+                assertThat(answer.head()).as("a body read whole leaves the connection usable").doesNotContain("connection: close");
+            }
+            assertThat(readAll(queued)).as("the queued request").startsWith("HTTP/1.1 200 ");
+            assertThat(lb.server.metrics().overloadedCount()).as("overloaded: the GET and the upload").isEqualTo(2);
+            assertThat(lb.backend("n1").meters().errors.count()).as("errors of the member").isZero();
+            assertThat(lb.server.metrics().scrape()).as("not refused before routing").contains("cohort_balancer_refused_total{balancer=\""
+                    + lb.server.config().name() + "\"} 0.0");
+        } finally {
+            n1.releaseHeld();
+            for (Socket get : gets) {
+                get.close();
+            }
+        }
+    }
+
+    /** Sends {@code GET path} on a connection of its own, which the balancer closes after the answer. */
+    private static Socket send(URI server, String path) throws IOException {
+        Socket socket = new Socket(server.getHost(), server.getPort());
+        socket.setSoTimeout(20_000);
+        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                .getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    /** The first of {@code clients} that has bytes of an answer to read (waits at most 20 s). */
+    private static Socket firstAnswered(List<Socket> clients) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            for (Socket client : clients) {
+                if (client.getInputStream().available() > 0) {
+                    return client;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("none of the requests was answered within 20 s");
+    }
+
+    private static String readAll(Socket client) throws IOException {
+        return new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
     }
 
     private static TestBalancer.Settings limit(String maxRequestBody) {

@@ -8,19 +8,23 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Answers the balancer gives itself once it has begun forwarding a request's body (502 when the member failed during
- * the upload, 408 when the client's body stalled), to a client that sends its whole body before it reads: it must read
- * the answer, not find its connection reset under the rest of its body. (504 takes the 502's way; it needs a member
- * that stops reading once socket buffers of a few MiB are full, which a test cannot time.)
+ * the upload, 504 when it timed out during it, 408 when the client's body stalled), to a client that sends its whole
+ * body before it reads: it must read the answer, not find its connection reset under the rest of its body.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LateAnswerTest {
@@ -63,7 +67,77 @@ class LateAnswerTest {
         }
     }
 
+    /**
+     * A member that stops reading during an upload: once the connection to it holds all it can, the balancer waits for
+     * the member, not for the client, so {@code request-timeout} runs out (504) with the rest of the body still to come.
+     * The upload is as long as that connection holds (measured on a loopback connection like it) plus 1 MiB, so that
+     * the rest is within what the balancer reads after its answer.
+     */
+    @Test
+    void aMemberThatTimesOutDuringAnUploadIsAnswered504AndTheClientCanSendItsRest() throws Exception {
+        long held = bytesAConnectionHoldsUnread();
+        byte[] upload = "x".repeat(Math.toIntExact(held + 1024 * KIB)).getBytes(StandardCharsets.US_ASCII);
+        CountDownLatch done = new CountDownLatch(1);
+        try (ServerSocket member = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread stalling = new Thread(() -> stopReadingAfterTheHead(member, done), "stalling-member");
+            stalling.setDaemon(true);
+            stalling.start();
+            TestBalancer.Settings settings = new TestBalancer.Settings();
+            settings.socketMembers = Map.of("n9", member.getLocalPort());
+            settings.requestTimeout = Duration.ofSeconds(1);
+            try (TestBalancer lb = TestBalancer.start(settings);
+                 RawHttpUpload client = RawHttpUpload.start(lb.server.uri(), "/upload", upload.length)) {
+                // more than the connection to the member holds: the balancer is left waiting for the member
+                RawHttpUpload.Answer answer = client.sendAllThenRead(upload, Math.toIntExact(held + 256 * KIB));
+
+                assertThat(answer.status()).isEqualTo(504);
+                assertThat(answer.body()).contains(ErrorPage.GATEWAY_TIMEOUT);
+                assertThat(answer.head()).contains("\r\nconnection: close");
+                assertThat(lb.backend("n9").meters().errors.count()).as("the member's failure").isEqualTo(1.0);
+            }
+        } finally {
+            done.countDown();
+        }
+    }
+
     /** A member that reads a request's head and part of its body, then closes the connection. */
+    /** A member that reads the head of the first request, then nothing more until {@code done}. */
+    private static void stopReadingAfterTheHead(ServerSocket member, CountDownLatch done) {
+        try (Socket connection = member.accept()) {
+            RawHttp.readHead(connection.getInputStream());
+            done.await(60, TimeUnit.SECONDS);
+        } catch (IOException | InterruptedException ended) {
+            // the test is over
+        }
+    }
+
+    /**
+     * How many bytes a fresh loopback connection takes from its writer while its reader reads nothing (the writer's
+     * send buffer and the reader's receive buffer, both as the kernel sizes them by default): what the balancer's
+     * connection to a member that stopped reading takes of an upload before the balancer has to wait for the member.
+     */
+    private static long bytesAConnectionHoldsUnread() throws IOException, InterruptedException {
+        try (ServerSocketChannel listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+             SocketChannel writer = SocketChannel.open(listener.getLocalAddress());
+             SocketChannel reader = listener.accept()) {
+            writer.configureBlocking(false);
+            ByteBuffer piece = ByteBuffer.allocate(64 * KIB);
+            long written = 0;
+            for (int refused = 0; refused < 3; ) { // the kernel may take more a moment later, as segments move on
+                piece.clear();
+                int n = writer.write(piece);
+                written += n;
+                if (n == 0) {
+                    refused++;
+                    Thread.sleep(20);
+                } else {
+                    refused = 0;
+                }
+            }
+            return written;
+        }
+    }
+
     private static void failAfterPartOfTheBody(ServerSocket member) {
         while (true) {
             try (Socket connection = member.accept()) {

@@ -4,6 +4,7 @@ package io.cohort.balancer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.cohort.config.DataSize;
 import io.cohort.net.RawHttpUpload;
 import java.io.IOException;
 import java.io.InputStream;
@@ -88,6 +89,7 @@ class LateAnswerTest {
             TestBalancer.Settings settings = new TestBalancer.Settings();
             settings.socketMembers = Map.of("n9", member.getLocalPort());
             settings.requestTimeout = Duration.ofSeconds(1);
+            settings.maxRequestBody = DataSize.ofBytes(upload.length); // where the kernel's buffers are larger than here
             try (TestBalancer lb = TestBalancer.start(settings);
                  RawHttpUpload client = RawHttpUpload.start(lb.server.uri(), "/upload", upload.length)) {
                 // more than the connection to the member holds: the balancer is left waiting for the member

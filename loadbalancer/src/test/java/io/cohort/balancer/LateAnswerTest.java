@@ -10,8 +10,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
@@ -147,14 +147,13 @@ class LateAnswerTest {
 
     private void sendChunks(OutputStream out, int chunks) throws IOException {
         for (int i = 0; i < chunks; i++) {
-            out.write(("10000\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write("10000\r\n".getBytes(StandardCharsets.US_ASCII));
             out.write(body, 0, 64 * KIB);
             out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
         }
     }
 
-    /** A member that reads a request's head and part of its body, then closes the connection. */
     /** A member that reads the head of the first request, then nothing more until {@code done}. */
     private static void stopReadingAfterTheHead(ServerSocket member, CountDownLatch done) {
         try (Socket connection = member.accept()) {
@@ -192,6 +191,7 @@ class LateAnswerTest {
         }
     }
 
+    /** A member that reads a request's head and part of its body, then closes the connection. */
     private static void failAfterPartOfTheBody(ServerSocket member) {
         while (true) {
             try (Socket connection = member.accept()) {

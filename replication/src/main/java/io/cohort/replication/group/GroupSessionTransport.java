@@ -172,7 +172,7 @@ final class GroupSessionTransport implements SessionTransport {
                 return Dispatch.NONE;
             }
             group.backups().remove(application, sessionId);
-            owedRemovals.remember(sessionId, Long.MAX_VALUE, null); // whatever version the new owner has: the sign-off holds
+            owedRemovals.remember(sessionId, null); // whatever version the new owner has: the sign-off holds
             return removalDispatch(sessionId, cause, null);
         }
         OwnedReplica replica = owned.remove(sessionId);
@@ -181,20 +181,18 @@ final class GroupSessionTransport implements SessionTransport {
         Set<String> targets = new HashSet<>();
         if (replica != null) {
             StoredSession shadow;
-            long version;
             synchronized (replica) {
                 targets.addAll(replica.holders.keySet());
                 targets.addAll(replica.releasing.keySet());
                 shadow = replica.shadow;
-                version = replica.knownVersion();
             }
             if (cause == RemovalCause.INVALIDATED) {
                 // also members the holders may not name yet: back in the view while the rebalance runs
-                targets.addAll(owedRemovals.remember(sessionId, version, shadow));
+                targets.addAll(owedRemovals.remember(sessionId, shadow));
             }
         } else if (heldCopy) {
             if (cause == RemovalCause.INVALIDATED) {
-                copy.ifPresent(c -> owedRemovals.remember(sessionId, c.version(), c));
+                copy.ifPresent(c -> owedRemovals.remember(sessionId, c));
             }
             return removalDispatch(sessionId, cause, null); // who else holds it is unknown here: tell everyone
         }

@@ -37,6 +37,9 @@ final class OwedRemovals {
     private final AtomicBoolean overflowLogged = new AtomicBoolean();
 
     /** @param dispatch sends frames that are not a change (counting their bytes, and failed sends to members) */
+    /** The version a kept removal carries: every version, so it ends the session whatever happened to it elsewhere. */
+    static final long SIGNED_OFF = Long.MAX_VALUE;
+
     OwedRemovals(String application, GroupContext group, ReplicationMetrics metrics,
             Function<List<GroupDispatch.Frame>, GroupDispatch> dispatch) {
         this.application = application;
@@ -47,18 +50,20 @@ final class OwedRemovals {
     }
 
     /**
-     * The session was invalidated (or its id retired) here at {@code version} ({@link Long#MAX_VALUE}: whatever version
-     * others have); kept for members out of the view until the copies of {@code state} would be swept anyway (for
-     * good without a state, or for a session that does not expire). Forgetting an older removal owed to a member out
+     * The session was invalidated (or its id retired) here; kept for members out of the view until the copies of {@code
+     * state} would be swept anyway (for good without a state, or for a session that does not expire). The removal
+     * holds whatever version the session reached elsewhere meanwhile ({@link #SIGNED_OFF}): a sign-off, or the old id
+     * that {@code changeSessionId} retired at a sign-on, must not live on at a member that went on with the session
+     * on the other side of a partition. Forgetting an older removal owed to a member out
      * of the view to make room is counted in {@code failures} and logged once. A removal kept for members out of the
      * view goes to every other member at once as a {@code SharedRemoval}, sent from the calling thread.
      *
      * @return members to send the removal to at once, beside its holders (see {@link RemovalLedger#remember})
      */
-    Set<String> remember(String sessionId, long version, StoredSession state) {
+    Set<String> remember(String sessionId, StoredSession state) {
         Instant keepUntil = state == null || state.maxInactiveMillis() <= 0 ? Instant.MAX
                 : state.lastAccessed().plusMillis(state.maxInactiveMillis() * BackupStore.ORPHAN_GRACE_FACTOR);
-        Removed removal = new Removed(sessionId, version);
+        Removed removal = new Removed(sessionId, SIGNED_OFF);
         RemovalLedger.Recorded recorded = ledger.remember(removal, Instant.now(), keepUntil, memberNames());
         if (recorded.keptForAbsent()) {
             share(removal, keepUntil);

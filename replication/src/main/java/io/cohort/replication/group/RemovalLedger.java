@@ -98,10 +98,11 @@ final class RemovalLedger {
     }
 
     /**
-     * Records that the session was removed at {@code version} while {@code present} were the members. Members to tell
-     * at once: those this ledger counts in the view that {@code present} lacks (they left and came back, or came
-     * back, without a rebalance pass in between that saw it, or the view changed while the removal was made; each is
-     * also counted as departed now, so that its next appearance tells it again should this fail), and those that
+     * Records the removal (its session id and the versions it covers) made while {@code present} were the members.
+     * Members to tell at once: those this ledger counts in the view that {@code present} lacks (they left and came
+     * back, or came back, without a rebalance pass in between that saw it, or the view changed while the removal was
+     * made; each is also counted as departed now, so that its next appearance tells it again should this fail), and
+     * those that
      * appeared less than the delivery window ago (the pass that places copies on them again may still be running, so
      * no holder list names them yet).
      */

@@ -24,7 +24,8 @@ final class BalancerMetrics implements AutoCloseable {
         unavailable = Counter.builder("cohort.balancer.unavailable").description("requests answered 503 because no member was up")
                 .register(registry);
         refused = Counter.builder("cohort.balancer.refused")
-                .description("requests refused before routing: CONNECT, absolute URIs for other hosts, oversize bodies, malformed targets")
+                .description("requests answered 4xx for the client's fault: CONNECT, absolute URIs for other hosts, "
+                        + "oversize bodies, malformed targets, bodies that stalled or broke off")
                 .register(registry);
         clientAborted = Counter.builder("cohort.balancer.client.aborted")
                 .description("requests whose client went away: closed its connection before the answer began (the member's request was aborted)"

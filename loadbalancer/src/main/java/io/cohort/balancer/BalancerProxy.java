@@ -491,17 +491,19 @@ final class BalancerProxy extends ProxyHandler {
 
     /**
      * Answers a request whose body could not be read from the client: 413 past the size limit, 408
-     * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking); whatever of the
+     * when the client stopped sending, 400 otherwise (an early end of stream, malformed chunking), counted in
+     * {@code cohort_balancer_refused_total} as the same answers before routing are; whatever of the
      * body is still to come (left readable by {@link GuardedRequestContent}) is read and dropped ({@link #answer});
      * with a committed response, or a client already gone, the callback fails and Jetty closes the
      * connection.
      */
-    private static void answerClientBodyFailure(Exchange exchange, Request request, Response response, Callback callback,
-                                                Throwable failure) {
+    private void answerClientBodyFailure(Exchange exchange, Request request, Response response, Callback callback,
+                                         Throwable failure) {
         if (response.isCommitted()) {
             callback.failed(failure);
             return;
         }
+        metrics.refused();
         response.reset();
         response.getHeaders().put(exchange.backend().routedHeader(exchange.route.reason()));
         if (failure instanceof BodyTooLargeException) {

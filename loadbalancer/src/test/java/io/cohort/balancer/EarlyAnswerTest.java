@@ -65,6 +65,8 @@ class EarlyAnswerTest {
             assertThat(answer.head()).contains("\r\nconnection: close");
             assertThat(lb.server.metrics().registry().find("cohort.balancer.errors").counters())
                     .as("the client's failure, no member error").allMatch(c -> c.count() == 0);
+            assertThat(lb.server.metrics().scrape()).contains("cohort_balancer_refused_total{balancer=\""
+                    + lb.server.config().name() + "\"} 1.0");
         }
     }
 

@@ -68,6 +68,7 @@ class LateAnswerTest {
             assertThat(answer.status()).isEqualTo(408);
             assertThat(answer.head()).contains("\r\nconnection: close");
             assertThat(lb.backend("n1").meters().errors.count()).as("the client's failure, no member error").isZero();
+            assertRefusedOnce(lb);
         }
     }
 
@@ -131,7 +132,14 @@ class LateAnswerTest {
             assertThat(answer).startsWith("HTTP/1.1 400 ").containsIgnoringCase("\r\nConnection: close\r\n")
                     .contains(ErrorPage.BAD_BODY);
             assertThat(lb.backend("n1").meters().errors.count()).as("the client's failure, no member error").isZero();
+            assertRefusedOnce(lb);
         }
+    }
+
+    /** The client's failure is counted where the balancer's other answers for a client's fault are. */
+    private static void assertRefusedOnce(TestBalancer lb) {
+        assertThat(lb.server.metrics().scrape()).as("the client's failure counted as refused")
+                .contains("cohort_balancer_refused_total{balancer=\"" + lb.server.config().name() + "\"} 1.0");
     }
 
     /** Waits until the first bytes of an answer have arrived, without reading them (at most 10 s). */

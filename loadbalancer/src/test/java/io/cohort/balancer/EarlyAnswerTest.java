@@ -175,8 +175,8 @@ class EarlyAnswerTest {
             n1.awaitHeld(); // the member's one connection is busy until released
             gets.add(send(lb.server.uri(), "/queued"));
             gets.add(send(lb.server.uri(), "/queued"));
-            Socket over = firstAnswered(gets.subList(1, 3)); // the other one waits in the queue, which is now full
-            assertThat(readAll(over)).startsWith("HTTP/1.1 503 ");
+            Socket over = RawHttp.firstAnswered(gets.subList(1, 3)); // the other one waits in the queue, which is now full
+            assertThat(RawHttp.readAll(over)).startsWith("HTTP/1.1 503 ");
             Socket queued = gets.get(1) == over ? gets.get(2) : gets.get(1);
             byte[] sent = declaredLength == 32 * KIB ? Arrays.copyOf(body, declaredLength) : body;
 
@@ -194,7 +194,7 @@ class EarlyAnswerTest {
             } else {
                 assertThat(answer.head()).as("a body read whole leaves the connection usable").doesNotContain("connection: close");
             }
-            assertThat(readAll(queued)).as("the queued request").startsWith("HTTP/1.1 200 ");
+            assertThat(RawHttp.readAll(queued)).as("the queued request").startsWith("HTTP/1.1 200 ");
             assertThat(lb.server.metrics().overloadedCount()).as("overloaded: the GET and the upload").isEqualTo(2);
             assertThat(lb.backend("n1").meters().errors.count()).as("errors of the member").isZero();
             assertThat(lb.server.metrics().scrape()).as("not refused before routing").contains("cohort_balancer_refused_total{balancer=\""
@@ -209,30 +209,7 @@ class EarlyAnswerTest {
 
     /** Sends {@code GET path} on a connection of its own, which the balancer closes after the answer. */
     private static Socket send(URI server, String path) throws IOException {
-        Socket socket = new Socket(server.getHost(), server.getPort());
-        socket.setSoTimeout(20_000);
-        socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-                .getBytes(StandardCharsets.ISO_8859_1));
-        socket.getOutputStream().flush();
-        return socket;
-    }
-
-    /** The first of {@code clients} that has bytes of an answer to read (waits at most 20 s). */
-    private static Socket firstAnswered(List<Socket> clients) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            for (Socket client : clients) {
-                if (client.getInputStream().available() > 0) {
-                    return client;
-                }
-            }
-            Thread.sleep(10);
-        }
-        throw new AssertionError("none of the requests was answered within 20 s");
-    }
-
-    private static String readAll(Socket client) throws IOException {
-        return new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        return RawHttp.send(server, "GET " + path + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     }
 
     private static TestBalancer.Settings limit(String maxRequestBody) {

@@ -2,12 +2,7 @@ package io.cohort.balancer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Timeout;
@@ -35,27 +30,27 @@ class MemberQueueTest {
         settings.maxQueuedPerMember = maxQueued;
         List<Socket> clients = new ArrayList<>();
         try (TestBalancer lb = TestBalancer.start(settings, a, b)) {
-            clients.add(send(lb.server.uri(), "GET /hold HTTP/1.1\r\nHost: localhost\r\n" + STICKY_TO_A + "Connection: close\r\n\r\n"));
+            clients.add(RawHttp.send(lb.server.uri(), "GET /hold HTTP/1.1\r\nHost: localhost\r\n" + STICKY_TO_A + "Connection: close\r\n\r\n"));
             a.awaitHeld(); // a's one connection is busy until released
             for (int i = 0; i <= maxQueued; i++) { // maxQueued wait in the queue, one is over it
-                clients.add(send(lb.server.uri(), "POST /order HTTP/1.1\r\nHost: localhost\r\n" + STICKY_TO_A
+                clients.add(RawHttp.send(lb.server.uri(), "POST /order HTTP/1.1\r\nHost: localhost\r\n" + STICKY_TO_A
                         + "Content-Length: 0\r\nConnection: close\r\n\r\n"));
             }
             List<Socket> posts = clients.subList(1, clients.size());
-            Socket first = firstAnswered(posts);
-            String refused = readAll(first);
+            Socket first = RawHttp.firstAnswered(posts);
+            String refused = RawHttp.readAll(first);
             a.releaseHeld();
             List<String> queued = new ArrayList<>();
             for (Socket client : posts) {
                 if (client != first) {
-                    queued.add(readAll(client));
+                    queued.add(RawHttp.readAll(client));
                 }
             }
 
             assertThat(refused).as("the answer to the request over the queue").startsWith("HTTP/1.1 503").contains("Retry-After: 1\r\n");
             assertThat(queued).as("the queued requests, answered by their owner once it was free").hasSize(maxQueued)
                     .allSatisfy(answer -> assertThat(answer).startsWith("HTTP/1.1 200").endsWith("a:"));
-            assertThat(readAll(clients.get(0))).startsWith("HTTP/1.1 200");
+            assertThat(RawHttp.readAll(clients.get(0))).startsWith("HTTP/1.1 200");
             assertThat(lb.server.metrics().overloadedCount()).as("overloaded").isEqualTo(1);
             assertThat(lb.backend("a").meters().errors.count()).as("errors of the owner").isZero();
             assertThat(lb.backend("a").meters().retries.count()).as("retries").isZero();
@@ -67,33 +62,5 @@ class MemberQueueTest {
                 client.close();
             }
         }
-    }
-
-    private static Socket send(URI server, String request) throws IOException {
-        Socket socket = new Socket(server.getHost(), server.getPort());
-        socket.setSoTimeout(20_000);
-        OutputStream out = socket.getOutputStream();
-        out.write(request.getBytes(StandardCharsets.ISO_8859_1));
-        out.flush();
-        return socket;
-    }
-
-    /** The first of {@code clients} that has bytes of an answer to read (waits at most 20 s). */
-    private static Socket firstAnswered(List<Socket> clients) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (System.nanoTime() < deadline) {
-            for (Socket client : clients) {
-                if (client.getInputStream().available() > 0) {
-                    return client;
-                }
-            }
-            Thread.sleep(10);
-        }
-        throw new AssertionError("none of the requests was answered within 20 s");
-    }
-
-    /** The whole answer, up to the server's close (each request asked for it). */
-    private static String readAll(Socket client) throws IOException {
-        return new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
     }
 }

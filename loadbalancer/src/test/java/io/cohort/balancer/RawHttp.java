@@ -7,6 +7,8 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Sends bytes exactly as written, for requests an HTTP client library would not send (hop-by-hop
@@ -65,5 +67,34 @@ final class RawHttp {
 
     static Answer exchange(URI server, String head) throws IOException {
         return exchange(server, head, "");
+    }
+
+    /** Opens a connection of its own and sends {@code request} (head and body as written) on it, reading nothing. */
+    static Socket send(URI server, String request) throws IOException {
+        Socket socket = new Socket(server.getHost(), server.getPort());
+        socket.setSoTimeout(20_000);
+        OutputStream out = socket.getOutputStream();
+        out.write(request.getBytes(StandardCharsets.ISO_8859_1));
+        out.flush();
+        return socket;
+    }
+
+    /** The first of {@code clients} that has bytes of an answer to read (waits at most 20 s). */
+    static Socket firstAnswered(List<Socket> clients) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            for (Socket client : clients) {
+                if (client.getInputStream().available() > 0) {
+                    return client;
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("none of the requests was answered within 20 s");
+    }
+
+    /** The whole answer, up to the server's close (the request asked for it). */
+    static String readAll(Socket client) throws IOException {
+        return new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
     }
 }

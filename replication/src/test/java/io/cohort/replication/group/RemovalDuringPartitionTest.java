@@ -56,9 +56,7 @@ class RemovalDuringPartitionTest {
             assertThat(b.backupVersion(signedOff.id())).as("b's copy before the partition").isEqualTo(signedOff.version());
 
             cutOff(b, members);
-            synchronized (signedOff.session()) {
-                a.store().removed(signedOff.id(), RemovalCause.INVALIDATED); // the user signs off at a
-            }
+            signOff(a, signedOff);
             witness.request(Map.of("cart", "EST-2"));
             heal(b, members);
             Await.until("b holds the witness's current version (a placed it again after the heal)",
@@ -79,12 +77,7 @@ class RemovalDuringPartitionTest {
             assertThat(b.backupVersion(before)).as("b's copy before the partition").isEqualTo(visit.version());
 
             cutOff(b, members);
-            TestSession signedOn = visit.session().renamed(before + "-signed-on"); // changeSessionId() at sign-on
-            synchronized (signedOn) {
-                signedOn.set("user", "alice");
-                a.store().idChanged(before, signedOn);
-            }
-            a.requestCompleted(signedOn);
+            TestSession signedOn = signOnWithNewId(a, visit);
             heal(b, members);
             Await.until("b holds the session under its new id (a placed it after the heal)",
                     () -> b.backupVersion(signedOn.id()) == signedOn.version());
@@ -138,9 +131,7 @@ class RemovalDuringPartitionTest {
             signedOff.request(Map.of("user", "alice"));
 
             cutOff(b, members);
-            synchronized (signedOff.session()) {
-                a.store().removed(signedOff.id(), RemovalCause.INVALIDATED); // the user signs off at a
-            }
+            signOff(a, signedOff);
             departure.of(a); // and a leaves before b is back: only c, on a's side, is left to tell b
             TestGroup.awaitMembers(List.of(c));
             heal(b, List.of(b, c));
@@ -162,9 +153,7 @@ class RemovalDuringPartitionTest {
             signedOff.request(Map.of("user", "alice"));
 
             cutOff(b, members);
-            synchronized (signedOff.session()) {
-                a.store().removed(signedOff.id(), RemovalCause.INVALIDATED); // shared with c and d (one multicast there)
-            }
+            signOff(a, signedOff); // shared with c and d (one multicast there)
             a.crash();
             TestGroup.awaitMembers(members.subList(2, 4));
             heal(b, survivors);
@@ -184,12 +173,7 @@ class RemovalDuringPartitionTest {
             String before = visit.id();
 
             cutOff(b, members);
-            TestSession signedOn = visit.session().renamed(before + "-signed-on"); // changeSessionId() at sign-on
-            synchronized (signedOn) {
-                signedOn.set("user", "alice");
-                a.store().idChanged(before, signedOn);
-            }
-            a.requestCompleted(signedOn);
+            signOnWithNewId(a, visit);
             a.crash();
             TestGroup.awaitMembers(List.of(c));
             heal(b, List.of(b, c));
@@ -219,9 +203,7 @@ class RemovalDuringPartitionTest {
                 c.requestCompleted(live);
             }
             assertThat(live.version()).as("c's version against a's").isGreaterThan(visit.version());
-            synchronized (visit.session()) {
-                a.store().removed(visit.id(), RemovalCause.INVALIDATED); // the user signs off at a, on its older copy
-            }
+            signOff(a, visit); // the user signs off at a, on its older copy
             witness.request(Map.of("cart", "EST-2"));
             heal(a, members);
 
@@ -276,6 +258,24 @@ class RemovalDuringPartitionTest {
     private static void heal(TestMember member, List<TestMember> members) {
         GroupFaults.heal(member);
         TestGroup.awaitMembers(members, Duration.ofSeconds(45));
+    }
+
+    /** The user signs off at {@code member}: a request there invalidates the session. */
+    private static void signOff(TestMember member, ShopVisit visit) {
+        synchronized (visit.session()) {
+            member.store().removed(visit.id(), RemovalCause.INVALIDATED);
+        }
+    }
+
+    /** The user signs on at {@code member}, whose request changes the session's id ({@code changeSessionId()}). */
+    private static TestSession signOnWithNewId(TestMember member, ShopVisit visit) {
+        TestSession signedOn = visit.session().renamed(visit.id() + "-signed-on");
+        synchronized (signedOn) {
+            signedOn.set("user", "alice");
+            member.store().idChanged(visit.id(), signedOn);
+        }
+        member.requestCompleted(signedOn);
+        return signedOn;
     }
 
     /** A session of {@code owner} whose one copy is at {@code holder}. */

@@ -287,6 +287,11 @@ public final class GroupReplicationService implements SessionStoreFactory {
         return group.backups();
     }
 
+    /** Removals other members shared with this one, kept for members out of their view (for tests and diagnostics). */
+    SharedRemovals sharedRemovals() {
+        return sharedRemovals;
+    }
+
     /** The transport of the application's current version, or null (for tests and diagnostics). */
     GroupSessionTransport transportOf(String application) {
         return applications.get(application);

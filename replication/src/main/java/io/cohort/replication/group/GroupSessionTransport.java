@@ -172,13 +172,14 @@ final class GroupSessionTransport implements SessionTransport {
                 return Dispatch.NONE;
             }
             group.backups().remove(application, sessionId);
-            owedRemovals.remember(sessionId, null); // whatever version the new owner has: the sign-off holds
-            return removalDispatch(sessionId, cause, null);
+            // whatever version the new owner has: the sign-off holds
+            return withShare(removalDispatch(sessionId, cause, null), owedRemovals.remember(sessionId, null));
         }
         OwnedReplica replica = owned.remove(sessionId);
         Optional<StoredSession> copy = group.backups().get(application, sessionId);
         boolean heldCopy = group.backups().remove(application, sessionId);
         Set<String> targets = new HashSet<>();
+        OwedRemovals.Remembered remembered = null;
         if (replica != null) {
             StoredSession shadow;
             synchronized (replica) {
@@ -187,16 +188,24 @@ final class GroupSessionTransport implements SessionTransport {
                 shadow = replica.shadow;
             }
             if (cause == RemovalCause.INVALIDATED) {
+                remembered = owedRemovals.remember(sessionId, shadow);
                 // also members the holders may not name yet: back in the view while the rebalance runs
-                targets.addAll(owedRemovals.remember(sessionId, shadow));
+                targets.addAll(remembered.tellNow());
             }
         } else if (heldCopy) {
-            if (cause == RemovalCause.INVALIDATED) {
-                copy.ifPresent(c -> owedRemovals.remember(sessionId, c));
+            if (cause == RemovalCause.INVALIDATED && copy.isPresent()) {
+                remembered = owedRemovals.remember(sessionId, copy.get());
             }
-            return removalDispatch(sessionId, cause, null); // who else holds it is unknown here: tell everyone
+            // who else holds it is unknown here: tell everyone
+            return withShare(removalDispatch(sessionId, cause, null), remembered);
         }
-        return targets.isEmpty() ? Dispatch.NONE : removalDispatch(sessionId, cause, targets);
+        return withShare(targets.isEmpty() ? Dispatch.NONE : removalDispatch(sessionId, cause, targets), remembered);
+    }
+
+    /** The removal's dispatch, carrying the {@code SharedRemoval}s its remembering asks for, if any. */
+    private Dispatch withShare(Dispatch removal, OwedRemovals.Remembered remembered) {
+        return remembered == null || remembered.share().isEmpty() ? removal
+                : new RemovalWithShare(removal, owedRemovals.shareDispatch(remembered.share()));
     }
 
     /** Invalidations and retired ids kept for members out of the view, which get them when they are back. */

@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>For each removed session: a copy this node holds goes, and the id is tombstoned, up to the version the removal
  * names; a session this node owns at that version or an older one stops being owned here and the node's cache evicts
- * its live copy. Removers name every version ({@link OwedRemovals#SIGNED_OFF}): a sign-off ends the session also where a
- * member on this side of the partition took it over and went on with it. A copy this node answered for as custodian, or a
+ * its live copy. Removers of this build name every version ({@link OwedRemovals#SIGNED_OFF}): a sign-off ends the
+ * session also where a member on this side of the partition took it over and went on with it. A removal that names a
+ * lower version (a member of an earlier build of this format sent it) leaves a newer copy or session alone
+ * ({@link Ownership#WENT_ON}). A copy this node answered for as custodian, or a
  * session it owned, may have copies on members the remover never knew of (placed on this side while it was cut
  * off), and may have sent one to the remover itself after the heal (its placement as custodian runs in the same
  * moment): those removals are passed on to every other member, the remover included, once (a member passes one on

@@ -1,6 +1,7 @@
 package io.cohort.replication.group;
 
 import io.cohort.cluster.Member;
+import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
 import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
@@ -28,6 +29,8 @@ import org.slf4j.LoggerFactory;
 final class OwedRemovals {
 
     private static final Logger LOG = LoggerFactory.getLogger(OwedRemovals.class);
+    /** The version a kept removal carries: every version, so it ends the session whatever happened to it elsewhere. */
+    static final long SIGNED_OFF = Long.MAX_VALUE;
 
     private final String application;
     private final GroupContext group;
@@ -37,9 +40,6 @@ final class OwedRemovals {
     private final AtomicBoolean overflowLogged = new AtomicBoolean();
 
     /** @param dispatch sends frames that are not a change (counting their bytes, and failed sends to members) */
-    /** The version a kept removal carries: every version, so it ends the session whatever happened to it elsewhere. */
-    static final long SIGNED_OFF = Long.MAX_VALUE;
-
     OwedRemovals(String application, GroupContext group, ReplicationMetrics metrics,
             Function<List<GroupDispatch.Frame>, GroupDispatch> dispatch) {
         this.application = application;
@@ -56,18 +56,15 @@ final class OwedRemovals {
      * that {@code changeSessionId} retired at a sign-on, must not live on at a member that went on with the session
      * on the other side of a partition. Forgetting an older removal owed to a member out
      * of the view to make room is counted in {@code failures} and logged once. A removal kept for members out of the
-     * view goes to every other member at once as a {@code SharedRemoval}, sent from the calling thread.
-     *
-     * @return members to send the removal to at once, beside its holders (see {@link RemovalLedger#remember})
+     * view is also for every other member present, as a {@code SharedRemoval} ({@link Remembered#share}); nothing is
+     * sent here: the caller's dispatch carries it, so preparing a removal never waits on the network.
      */
-    Set<String> remember(String sessionId, StoredSession state) {
+    Remembered remember(String sessionId, StoredSession state) {
         Instant keepUntil = state == null || state.maxInactiveMillis() <= 0 ? Instant.MAX
                 : state.lastAccessed().plusMillis(state.maxInactiveMillis() * BackupStore.ORPHAN_GRACE_FACTOR);
         Removed removal = new Removed(sessionId, SIGNED_OFF);
         RemovalLedger.Recorded recorded = ledger.remember(removal, Instant.now(), keepUntil, memberNames());
-        if (recorded.keptForAbsent()) {
-            share(removal, keepUntil);
-        }
+        List<GroupDispatch.Frame> share = recorded.keptForAbsent() ? share(removal, keepUntil) : List.of();
         if (recorded.forgotten() > 0) {
             metrics.failed();
             if (overflowLogged.compareAndSet(false, true)) {
@@ -76,7 +73,21 @@ final class OwedRemovals {
                         + "in cohort.replication.failures; logged once)", application, RemovalLedger.MAX_REMOVALS);
             }
         }
-        return recorded.tellNow();
+        return new Remembered(recorded.tellNow(), share);
+    }
+
+    /**
+     * What the removal's dispatch must carry besides the removal to its holders.
+     *
+     * @param tellNow members to send the removal to at once, beside its holders (see {@link RemovalLedger#remember})
+     * @param share   the {@code SharedRemoval} frames for the other members present, or none
+     */
+    record Remembered(Set<String> tellNow, List<GroupDispatch.Frame> share) {
+    }
+
+    /** The {@code share} frames of a removal, sent as frames that are not a change (counted, failed sends too). */
+    Dispatch shareDispatch(List<GroupDispatch.Frame> share) {
+        return dispatch.apply(share);
     }
 
     /** The members changed: those that appeared (back from a partition, or new) get the removals they may have missed. */
@@ -94,20 +105,18 @@ final class OwedRemovals {
     }
 
     /**
-     * Gives the removal to every other member present, which keeps it for the members out of the view: one multicast
-     * where the transport prefers it, else one frame to each (a frame that could not be sent is counted in
-     * {@code failures}).
+     * The frames that give the removal to every other member present, which keeps it for the members out of the view:
+     * one multicast where the transport prefers it, else one frame to each.
      */
-    private void share(Removed removal, Instant keepUntil) {
+    private List<GroupDispatch.Frame> share(Removed removal, Instant keepUntil) {
         List<String> others = group.membership().others().stream().map(Member::name).toList();
         if (others.isEmpty()) {
-            return;
+            return List.of();
         }
         byte[] frame = group.messenger().encode(new SharedRemoval(application, removal, keepUntil));
-        List<GroupDispatch.Frame> frames = group.messenger().multicasts(others.size(), others.size())
+        return group.messenger().multicasts(others.size(), others.size())
                 ? List.of(new GroupDispatch.Frame(null, frame))
                 : others.stream().map(other -> new GroupDispatch.Frame(other, frame)).toList();
-        dispatch.apply(frames).send();
     }
 
     /** Forgets removals that no member out of the view can need any more. */

@@ -135,16 +135,26 @@ final class RemovalLedger {
      * Keeps a removal another member made while members were out of its view (it {@link Recorded#keptForAbsent}), for
      * every member {@code present} (this node's view now) lacks, until {@code keepUntil}, whoever this ledger counts
      * departed: this node may not have seen those members leave (it joined later), and it keeps the removal in case
-     * the remover is gone when they come back.
-     *
-     * @return how many removals kept for members out of the view were forgotten to make room (see {@link #remember})
+     * the remover is gone when they come back. {@code present} may be older than the members this ledger was last
+     * told of ({@link #membersAre}): a member that appeared in between is not owed it at its next appearance but now.
      */
-    synchronized int keep(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
+    synchronized Kept keep(Removed removal, Instant now, Instant keepUntil, Set<String> present) {
         forgetPastWindow(now);
         recent.remove(removal.sessionId());
         kept.remove(removal.sessionId());
         kept.put(removal.sessionId(), new Entry(removal, now, keepUntil, Set.copyOf(present)));
-        return makeRoom();
+        Set<String> tellNow = new HashSet<>(members);
+        tellNow.removeAll(present);
+        return new Kept(makeRoom(), Set.copyOf(tellNow));
+    }
+
+    /**
+     * What {@link #keep} did: how many removals kept for members out of the view it forgot to make room (see {@link
+     * #remember}), and the members to tell of the removal at once: in the view this ledger was last told of, though
+     * not in the one the removal was kept for (they appeared meanwhile, and the pass that tells members that appear
+     * has run).
+     */
+    record Kept(int forgotten, Set<String> tellNow) {
     }
 
     /** Forgets the oldest removals beyond the capacity: those everyone was there for first; counts the others. */

@@ -1,6 +1,7 @@
 package io.cohort.replication.group;
 
 import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
 import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -46,18 +47,29 @@ final class SharedRemovals {
         this.plainFrames = plainFrames;
     }
 
-    /** {@code sender} removed a session while members were out of its view: keep it for those this view lacks. */
+    /**
+     * {@code sender} removed a session while members were out of its view: keep it for those this view lacks, and tell
+     * at once those that appeared in this node's view while the share was on its way (the pass that tells members that
+     * appear has run for them).
+     */
     void arrived(String sender, SharedRemoval shared) {
         String app = shared.application();
         Set<String> present = memberNames();
-        int[] forgotten = {0};
+        RemovalLedger.Kept[] kept = new RemovalLedger.Kept[1];
         ledgers.compute(app, (name, ledger) -> {
-            RemovalLedger kept = ledger != null ? ledger : new RemovalLedger(present);
-            forgotten[0] = kept.keep(shared.removal(), Instant.now(), shared.keepUntil(), present);
-            return kept;
+            RemovalLedger keeping = ledger != null ? ledger : new RemovalLedger(present);
+            kept[0] = keeping.keep(shared.removal(), Instant.now(), shared.keepUntil(), present);
+            return keeping;
         });
-        if (forgotten[0] > 0) {
-            meters.counter(ReplicationMetrics.FAILURES, "app", app).increment(forgotten[0]);
+        if (!kept[0].tellNow().isEmpty()) { // a rebalance pass saw them appear while this removal was on its way here
+            List<GroupDispatch.Frame> frames = new ArrayList<>();
+            byte[] frame = group.messenger().encode(new MissedRemovals(app, List.of(shared.removal())));
+            kept[0].tellNow().forEach(member -> frames.add(new GroupDispatch.Frame(member, frame)));
+            plainFrames.send(app, frames);
+        }
+        int forgotten = kept[0].forgotten();
+        if (forgotten > 0) {
+            meters.counter(ReplicationMetrics.FAILURES, "app", app).increment(forgotten);
             if (overflowLogged.compareAndSet(false, true)) {
                 LOG.warn("{}: {} invalidations other members made are kept for members out of their view; the oldest "
                         + "are forgotten (counted in cohort.replication.failures; logged once; last shared by {})", app,

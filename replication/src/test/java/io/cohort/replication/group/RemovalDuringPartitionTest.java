@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
+import io.cohort.replication.engine.Dispatch;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
@@ -12,6 +13,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jgroups.Message;
+import org.jgroups.stack.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -154,6 +157,8 @@ class RemovalDuringPartitionTest {
 
             cutOff(b, members);
             signOff(a, signedOff); // shared with c and d (one multicast there)
+            Await.until("c and d keep the removal for b", () -> members.subList(2, 4).stream()
+                    .allMatch(m -> m.service().sharedRemovals().size(TestGroup.APP) == 1));
             a.crash();
             TestGroup.awaitMembers(members.subList(2, 4));
             heal(b, survivors);
@@ -210,6 +215,58 @@ class RemovalDuringPartitionTest {
             Await.until("c stopped owning the session", () -> !c.service().transportOf(TestGroup.APP).tracks(visit.id()));
             assertThat(c.cache().evicted()).as("sessions c's cache was told to evict").contains(visit.id());
             assertRemovedEverywhere(visit.id(), a, c, members);
+        }
+    }
+
+    /**
+     * Preparing a removal runs under the node's lock of the session and must not wait on the network
+     * ({@code SessionTransport}): the removal's {@code SharedRemoval}s for the members present go with its dispatch,
+     * not from {@code prepareRemoval}. Here every message a sends to one member is held up for 2 s.
+     */
+    @Test
+    void aRemovalSharedWithTheMembersPresentIsPreparedWithoutWaitingOnTheNetwork() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("user", "alice"));
+            cutOff(members.get(1), members);
+            SlowUnicasts slow = new SlowUnicasts();
+            a.service().channel().channel().getProtocolStack().insertProtocolAtTop(slow);
+
+            long start = System.nanoTime();
+            Dispatch dispatch;
+            synchronized (visit.session()) {
+                dispatch = a.service().transportOf(TestGroup.APP).prepareRemoval(visit.id(), RemovalCause.INVALIDATED);
+            }
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            slow.off();
+            dispatch.send();
+
+            assertThat(millis).as("ms prepareRemoval took under the session's lock").isLessThan(500);
+            Await.until("c keeps the shared removal for b",
+                    () -> members.get(2).service().sharedRemovals().size(TestGroup.APP) == 1);
+        }
+    }
+
+    /** Holds up every message to one member on its way down the stack for 2 s, until {@link #off}. */
+    private static final class SlowUnicasts extends Protocol {
+        private volatile boolean on = true;
+
+        void off() {
+            on = false;
+        }
+
+        @Override
+        public Object down(Message message) {
+            if (on && message.dest() != null) {
+                try {
+                    Thread.sleep(2000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return super.down(message);
         }
     }
 

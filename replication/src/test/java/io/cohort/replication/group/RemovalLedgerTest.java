@@ -175,4 +175,17 @@ class RemovalLedgerTest {
         ledger.forgetOld(swept.plusSeconds(1));
         assertThat(ledger.size()).as("kept after its copies would have been swept").isZero();
     }
+
+    @Test
+    void aSharedRemovalThatArrivesAfterThePassThatSawAMemberComeBackIsForThatMemberAtOnce() {
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE);
+        Set<String> presentWhenTheShareArrived = Set.of("a", "c"); // b still out of the view the share was kept for
+        assertThat(ledger.membersAre(Set.of("a", "b", "c"), T.plusSeconds(1))).as("the pass that saw b back").isEmpty();
+
+        RemovalLedger.Kept kept = ledger.keep(removed("s1"), T.plusSeconds(1), NEVER, presentWhenTheShareArrived);
+
+        assertThat(kept.tellNow()).as("members to tell now: no later pass would").containsExactly("b");
+        assertThat(ledger.membersAre(Set.of("b", "c"), T.plusSeconds(2))).as("what a later pass tells b (a is gone)")
+                .isEmpty();
+    }
 }

@@ -70,6 +70,11 @@ final class BackupStore {
         this.tombstoneLifetime = tombstoneLifetime;
     }
 
+    /** How long a removed session's id is remembered. */
+    Duration tombstoneLifetime() {
+        return tombstoneLifetime;
+    }
+
     Outcome apply(String application, String owner, SessionChange change) {
         Outcome[] outcome = {Outcome.STALE};
         copies(application).compute(change.id(), (id, copy) -> {

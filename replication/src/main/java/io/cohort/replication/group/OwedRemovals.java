@@ -46,7 +46,7 @@ final class OwedRemovals {
         this.group = group;
         this.metrics = metrics;
         this.dispatch = dispatch;
-        this.ledger = new RemovalLedger(memberNames());
+        this.ledger = new RemovalLedger(memberNames(), group.backups().tombstoneLifetime(), Instant.now());
     }
 
     /**

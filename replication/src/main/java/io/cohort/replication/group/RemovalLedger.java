@@ -31,7 +31,9 @@ import java.util.Set;
  * departure removals are kept that long too, but only for {@link #PRESUMED_GONE_AFTER}: a member out of the view for
  * longer is presumed gone, and removals made after that are kept for nobody (were it cut off after all, it is told of
  * those made before). Without that bound, one crashed member that never came back would keep every later removal of a
- * busy application until the ledger overflowed. At most {@link #MAX_REMOVALS} are kept, the oldest forgotten first
+ * busy application until the ledger overflowed. A ledger younger than {@link #PRESUMED_GONE_AFTER} cannot know who left
+ * before it began (its node restarted, or its application was deployed, while members were cut off), so it keeps every
+ * removal as if a member were out of the view: a member that appears later than the removal is owed it. At most {@link #MAX_REMOVALS} are kept, the oldest forgotten first
  * ({@link #remember} says so; the caller counts it).
  *
  * <p>A removal kept for members out of the view is also given to the members present ({@link #remember} says so), who
@@ -43,8 +45,6 @@ final class RemovalLedger {
 
     /** The most removals kept; beyond it the oldest are forgotten. */
     static final int MAX_REMOVALS = 100_000;
-    /** How long a removal may still be on its way to a member when the view drops it: as long as a tombstone lasts. */
-    static final Duration DELIVERY_WINDOW = BackupStore.TOMBSTONE_LIFETIME;
     /** How long a member out of the view is presumed cut off rather than gone for good. */
     static final Duration PRESUMED_GONE_AFTER = Duration.ofMinutes(10);
     /** The most departed members remembered (members that never come back, under ever new names, must not pile up). */
@@ -70,22 +70,33 @@ final class RemovalLedger {
     /** Members that appeared in the view within the delivery window, with when. */
     private final Map<String, Instant> appeared = new HashMap<>();
     private Set<String> members;
+    /** Until when this ledger is too young to know who left before it began. */
+    private final Instant youngUntil;
 
-    /** @param members the members now (this node's view when the transport starts) */
-    RemovalLedger(Set<String> members) {
-        this(members, DELIVERY_WINDOW, MAX_REMOVALS, PRESUMED_GONE_AFTER);
+    /**
+     * @param members        the members now (this node's view when the transport starts)
+     * @param deliveryWindow how long a removal may still be on its way to a member when the view drops it: as long as a
+     *                       tombstone lasts ({@link BackupStore#tombstoneLifetime})
+     * @param startedAt      now
+     */
+    RemovalLedger(Set<String> members, Duration deliveryWindow, Instant startedAt) {
+        this(members, deliveryWindow, MAX_REMOVALS, PRESUMED_GONE_AFTER, startedAt);
     }
 
     /**
      * @param deliveryWindow    how long a removal may still be on its way to a member when the view drops it
      * @param capacity          the most removals kept
-     * @param presumedGoneAfter how long a member out of the view is owed the removals made meanwhile
+     * @param presumedGoneAfter how long a member out of the view is owed the removals made meanwhile, and how long after
+     *                          {@code startedAt} the ledger keeps every removal
+     * @param startedAt         when the ledger began ({@link Instant#MIN}: long ago, as tests of an older ledger pass)
      */
-    RemovalLedger(Set<String> members, Duration deliveryWindow, int capacity, Duration presumedGoneAfter) {
+    RemovalLedger(Set<String> members, Duration deliveryWindow, int capacity, Duration presumedGoneAfter,
+            Instant startedAt) {
         this.members = Set.copyOf(members);
         this.deliveryWindow = deliveryWindow;
         this.capacity = capacity;
         this.presumedGoneAfter = presumedGoneAfter;
+        this.youngUntil = startedAt.equals(Instant.MIN) ? Instant.MIN : startedAt.plus(presumedGoneAfter);
     }
 
     /**
@@ -126,7 +137,7 @@ final class RemovalLedger {
         Entry entry = new Entry(removal, now, keepUntil, present.equals(members) ? members : Set.copyOf(present));
         recent.remove(removal.sessionId());
         kept.remove(removal.sessionId());
-        boolean missing = !departed.isEmpty() || !present.containsAll(members);
+        boolean missing = now.isBefore(youngUntil) || !departed.isEmpty() || !present.containsAll(members);
         (missing ? kept : recent).put(removal.sessionId(), entry);
         return new Recorded(makeRoom(), Set.copyOf(tellNow), missing);
     }

@@ -187,6 +187,38 @@ class RemovalDuringPartitionTest {
         }
     }
 
+    /**
+     * The remover crashed and restarted under its name while the holder was cut off: its new ledger cannot know the
+     * holder left, and before it kept every removal for its first minutes, a removal made while all it knew of were
+     * present was forgotten after the delivery window and never shared (a review reproduced it with a 62 s partition).
+     */
+    @Test
+    void aSessionSignedOffAtARemoverThatRestartedWhileTheHolderWasCutOffIsNotServedThereAfterTheHeal() throws Exception {
+        try (TestGroup group = group(2)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("user", "alice"));
+            Await.until("b and c hold copies", () -> b.backupVersion(visit.id()) == visit.version()
+                    && c.backupVersion(visit.id()) == visit.version());
+
+            cutOff(b, members);
+            a.crash();
+            TestGroup.awaitMembers(List.of(c));
+            TestMember restarted = group.start(0, a.name());
+            TestGroup.awaitMembers(List.of(restarted, c));
+            TestSession live = TestSession.continuing(restarted.store().load(visit.id()).orElseThrow(), TestMember.CODEC);
+            synchronized (live) {
+                restarted.store().removed(live.id(), RemovalCause.INVALIDATED); // the user signs off at the new a
+            }
+            Thread.sleep(TOMBSTONE.multipliedBy(3).toMillis()); // past the delivery window (the tombstone's lifetime)
+            heal(b, List.of(restarted, b, c));
+
+            assertRemovedAmongSurvivors(visit.id(), b, List.of(restarted, b, c));
+        }
+    }
+
     @Test
     void aSignOffOnAStaleCopyEndsTheSessionAlsoWhereItWentOnOnTheOtherSide() throws Exception {
         try (TestGroup group = group(2)) {

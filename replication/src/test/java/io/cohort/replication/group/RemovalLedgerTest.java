@@ -19,6 +19,8 @@ class RemovalLedgerTest {
     private static final Duration WINDOW = Duration.ofMinutes(1);
     private static final Instant NEVER = Instant.MAX;
     private static final Duration GONE = Duration.ofMinutes(10);
+    /** When the ledgers of most cases began: long before, so that they know who left. */
+    private static final Instant LONG_AGO = Instant.MIN;
 
     private static Removed removed(String id) {
         return new Removed(id, 3);
@@ -26,7 +28,7 @@ class RemovalLedgerTest {
 
     @Test
     void aMemberCutOffWhenTheSessionWasRemovedIsToldWhenItIsBackLongAfterTheWindow() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b", "c"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b", "c"), WINDOW, 100, GONE, LONG_AGO);
         assertThat(ledger.membersAre(Set.of("a", "c"), T)).isEmpty(); // b is cut off
         ledger.remember(removed("s1"), T.plusSeconds(10), NEVER, Set.of("a", "c"));
 
@@ -38,7 +40,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalJustBeforeAMemberLeftIsOwedToItTooAsItMayHaveBeenLostWithTheConnection() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
         ledger.remember(removed("long-ago"), T, NEVER, Set.of("a", "b"));
         ledger.remember(removed("just-before"), T.plusSeconds(100), NEVER, Set.of("a", "b"));
         ledger.membersAre(Set.of("a"), T.plusSeconds(110));
@@ -50,7 +52,7 @@ class RemovalLedgerTest {
 
     @Test
     void aMemberThatJoinedOnTheOtherSideIsOwedWhatWasRemovedBeforeItWasSeen() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
         ledger.membersAre(Set.of("a"), T);
         ledger.remember(removed("s1"), T.plusSeconds(5), NEVER, Set.of("a"));
 
@@ -61,7 +63,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalEveryoneWasThereForIsForgottenAfterTheWindow() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
         ledger.remember(removed("s1"), T, NEVER, Set.of("a", "b"));
         assertThat(ledger.size()).isEqualTo(1);
 
@@ -74,7 +76,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalMadeWhileAMemberWasAwayIsKeptUntilItsCopiesWouldHaveBeenSwept() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
         ledger.membersAre(Set.of("a"), T);
         Instant swept = T.plus(Duration.ofHours(1));
         ledger.remember(removed("expires"), T.plusSeconds(1), swept, Set.of("a"));
@@ -90,7 +92,7 @@ class RemovalLedgerTest {
 
     @Test
     void pastItsCapacityTheOldestRemovalsAreForgottenAndCounted() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE, LONG_AGO);
         ledger.membersAre(Set.of("a"), T);
         assertThat(ledger.remember(removed("s1"), T, NEVER, Set.of("a")).forgotten()).isZero();
         assertThat(ledger.remember(removed("s2"), T, NEVER, Set.of("a")).forgotten()).isZero();
@@ -102,7 +104,7 @@ class RemovalLedgerTest {
 
     @Test
     void aMemberAwayLongerThanItIsPresumedCutOffIsOwedOnlyWhatWasRemovedBefore() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
         ledger.membersAre(Set.of("a"), T); // b crashed, or is cut off
         ledger.remember(removed("while-cut-off"), T.plusSeconds(60), NEVER, Set.of("a"));
         ledger.remember(removed("once-presumed-gone"), T.plus(GONE).plusSeconds(60), NEVER, Set.of("a"));
@@ -116,7 +118,7 @@ class RemovalLedgerTest {
 
     @Test
     void pastItsCapacityRemovalsEveryoneWasThereForGoFirstAndUncounted() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 2, GONE, LONG_AGO);
         for (int i = 0; i < 10; i++) {
             assertThat(ledger.remember(removed("s" + i), T.plusSeconds(i), NEVER, Set.of("a", "b")).forgotten())
                     .as("forgotten at s%d", i).isZero();
@@ -131,7 +133,7 @@ class RemovalLedgerTest {
 
     @Test
     void aRemovalMadeWithoutAMemberThePassesStillCountIsSentToItAtOnceAndAgainWhenItAppears() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
 
         RemovalLedger.Recorded recorded = ledger.remember(removed("s1"), T, NEVER, Set.of("a")); // b left and no pass saw it
 
@@ -141,7 +143,7 @@ class RemovalLedgerTest {
 
     @Test
     void aMemberThatAppearedWithinTheWindowIsToldOfARemovalAtOnce() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a"), WINDOW, 100, GONE, LONG_AGO);
         ledger.membersAre(Set.of("a", "b"), T); // b is back; the pass that places copies on it may still run
 
         assertThat(ledger.remember(removed("s1"), T.plusSeconds(10), NEVER, Set.of("a", "b")).tellNow()).containsExactly("b");
@@ -150,7 +152,7 @@ class RemovalLedgerTest {
 
     @Test
     void onlyARemovalKeptForAMemberOutOfTheViewIsToBeShared() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "b"), WINDOW, 100, GONE, LONG_AGO);
         assertThat(ledger.remember(removed("everyone-there"), T, NEVER, Set.of("a", "b")).keptForAbsent()).isFalse();
         ledger.membersAre(Set.of("a"), T.plusSeconds(1)); // b is cut off
 
@@ -161,7 +163,7 @@ class RemovalLedgerTest {
 
     @Test
     void aSharedRemovalIsKeptForTheMembersThisViewLacksThoughThisLedgerNeverSawThemLeave() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE); // c started after b was cut off
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE, LONG_AGO); // c started after b was cut off
         Instant swept = T.plus(Duration.ofHours(1));
         ledger.keep(removed("s1"), T, swept, Set.of("a", "c"));
         ledger.forgetOld(T.plus(WINDOW).plusSeconds(1));
@@ -178,7 +180,7 @@ class RemovalLedgerTest {
 
     @Test
     void aSharedRemovalThatArrivesAfterThePassThatSawAMemberComeBackIsForThatMemberAtOnce() {
-        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE);
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE, LONG_AGO);
         Set<String> presentWhenTheShareArrived = Set.of("a", "c"); // b still out of the view the share was kept for
         assertThat(ledger.membersAre(Set.of("a", "b", "c"), T.plusSeconds(1))).as("the pass that saw b back").isEmpty();
 
@@ -187,5 +189,22 @@ class RemovalLedgerTest {
         assertThat(kept.tellNow()).as("members to tell now: no later pass would").containsExactly("b");
         assertThat(ledger.membersAre(Set.of("b", "c"), T.plusSeconds(2))).as("what a later pass tells b (a is gone)")
                 .isEmpty();
+    }
+
+    @Test
+    void aYoungLedgerKeepsAndSharesEveryRemovalForMembersItHasNotSeen() {
+        // the node restarted while b was cut off: its first view has a and c only, and it cannot know b
+        RemovalLedger ledger = new RemovalLedger(Set.of("a", "c"), WINDOW, 100, GONE, T);
+
+        RemovalLedger.Recorded young = ledger.remember(removed("s1"), T.plusSeconds(30), NEVER, Set.of("a", "c"));
+        ledger.forgetOld(T.plus(WINDOW).plusSeconds(60));
+        Map<String, List<Removed>> owed = ledger.membersAre(Set.of("a", "b", "c"), T.plus(WINDOW).plusSeconds(62));
+
+        assertThat(young.keptForAbsent()).as("shared with the members present").isTrue();
+        assertThat(owed).as("what b is told when it is back, past the window").containsOnlyKeys("b");
+        assertThat(owed.get("b")).containsExactly(removed("s1"));
+        RemovalLedger.Recorded grown = ledger.remember(removed("s2"), T.plus(GONE).plusSeconds(1), NEVER,
+                Set.of("a", "b", "c"));
+        assertThat(grown.keptForAbsent()).as("once the ledger is older than members are presumed cut off").isFalse();
     }
 }

@@ -33,8 +33,8 @@ import java.util.Set;
  * those made before). Without that bound, one crashed member that never came back would keep every later removal of a
  * busy application until the ledger overflowed. A ledger younger than {@link #PRESUMED_GONE_AFTER} cannot know who left
  * before it began (its node restarted, or its application was deployed, while members were cut off), so it keeps every
- * removal as if a member were out of the view: a member that appears later than the removal is owed it. At most {@link #MAX_REMOVALS} are kept, the oldest forgotten first
- * ({@link #remember} says so; the caller counts it).
+ * removal as if a member were out of the view: a member that appears later than the removal is owed it. At most
+ * {@link #MAX_REMOVALS} are kept, the oldest forgotten first ({@link #remember} says so; the caller counts it).
  *
  * <p>A removal kept for members out of the view is also given to the members present ({@link #remember} says so), who
  * {@link #keep} it in a ledger of their own: should the remover be gone when such a member comes back, they tell it.

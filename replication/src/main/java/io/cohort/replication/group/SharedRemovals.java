@@ -57,7 +57,8 @@ final class SharedRemovals {
         Set<String> present = memberNames();
         RemovalLedger.Kept[] kept = new RemovalLedger.Kept[1];
         ledgers.compute(app, (name, ledger) -> {
-            RemovalLedger keeping = ledger != null ? ledger : new RemovalLedger(present, group.backups().tombstoneLifetime(), Instant.now());
+            RemovalLedger keeping = ledger != null ? ledger
+                    : new RemovalLedger(present, group.backups().tombstoneLifetime(), Instant.now());
             kept[0] = keeping.keep(shared.removal(), Instant.now(), shared.keepUntil(), present);
             return keeping;
         });

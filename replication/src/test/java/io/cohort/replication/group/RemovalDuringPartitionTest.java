@@ -6,6 +6,7 @@ import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.Dispatch;
+import io.cohort.replication.engine.ReplicationMetrics;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
@@ -184,6 +185,37 @@ class RemovalDuringPartitionTest {
             heal(b, List.of(b, c));
 
             assertRemovedAmongSurvivors(before, b, List.of(b, c));
+        }
+    }
+
+    /**
+     * A member that does not deploy the application keeps a removal shared with it, and tells the cut-off holder once
+     * the remover is gone; what it sends for an application it does not deploy is counted under that application.
+     */
+    @Test
+    void aMemberThatDoesNotDeployTheApplicationTellsTheCutOffHolderWhenTheRemoverCrashedBeforeTheHeal() throws Exception {
+        try (TestGroup group = group(1)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit signedOff = copiedTo(a, b);
+            c.store().stop(); // c undeploys the application and stays in the group
+            Await.until("c no longer deploys the application", () -> c.service().transportOf(TestGroup.APP) == null);
+
+            cutOff(b, members);
+            signOff(a, signedOff);
+            Await.until("c keeps the removal for b", () -> c.service().sharedRemovals().size(TestGroup.APP) == 1);
+            a.crash();
+            TestGroup.awaitMembers(List.of(c));
+            heal(b, List.of(b, c));
+
+            Await.until("b dropped its copy (c told it)", () -> b.backup(signedOff.id()).isEmpty());
+            Await.until("b forgot its tombstone", () -> !b.service().backups().removed(TestGroup.APP, signedOff.id()));
+            assertThat(b.backup(signedOff.id())).as("b's copy once its tombstone expired").isEmpty();
+            assertThat(b.store().load(signedOff.id())).as("a lookup at b").isEmpty();
+            assertThat(c.counter(ReplicationMetrics.MESSAGES, "app", TestGroup.APP, "direction", ReplicationMetrics.SENT))
+                    .as("messages c sent for the application it does not deploy").isGreaterThanOrEqualTo(1);
         }
     }
 

@@ -107,6 +107,15 @@ final class LateRemovals {
         return Ownership.STOPPED;
     }
 
+    /** What each member is owed, as frames of {@link MissedRemovals} addressed to it ({@link #frames}). */
+    static List<GroupDispatch.Frame> framesFor(Messenger messenger, String application,
+            Map<String, List<Removed>> owed) {
+        List<GroupDispatch.Frame> frames = new ArrayList<>();
+        owed.forEach((member, missed) -> frames(messenger, application, missed)
+                .forEach(frame -> frames.add(new GroupDispatch.Frame(member, frame))));
+        return frames;
+    }
+
     /**
      * The removals as frames of {@link MissedRemovals}, in order, each of at most {@link MissedRemovals#MAX_REMOVALS}
      * removals and about {@link #MAX_MESSAGE_BYTES}.

@@ -7,7 +7,6 @@ import io.cohort.replication.wire.ReplicationMessage.MissedRemovals.Removed;
 import io.cohort.replication.wire.ReplicationMessage.SharedRemoval;
 import io.cohort.session.StoredSession;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -96,9 +95,7 @@ final class OwedRemovals {
         if (owed.isEmpty()) {
             return;
         }
-        List<GroupDispatch.Frame> frames = new ArrayList<>();
-        owed.forEach((member, missed) -> LateRemovals.frames(group.messenger(), application, missed)
-                .forEach(frame -> frames.add(new GroupDispatch.Frame(member, frame))));
+        List<GroupDispatch.Frame> frames = LateRemovals.framesFor(group.messenger(), application, owed);
         dispatch.apply(frames).send();
         owed.forEach((member, missed) -> LOG.info("{}: told {} about {} sessions removed while it was out of this "
                 + "node's view", application, member, missed.size()));

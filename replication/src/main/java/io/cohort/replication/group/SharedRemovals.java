@@ -88,9 +88,7 @@ final class SharedRemovals {
         Instant at = Instant.now();
         ledgers.forEach((app, ledger) -> {
             Map<String, List<Removed>> owed = ledger.membersAre(now, at);
-            List<GroupDispatch.Frame> frames = new ArrayList<>();
-            owed.forEach((member, missed) -> LateRemovals.frames(group.messenger(), app, missed)
-                    .forEach(frame -> frames.add(new GroupDispatch.Frame(member, frame))));
+            List<GroupDispatch.Frame> frames = LateRemovals.framesFor(group.messenger(), app, owed);
             plainFrames.send(app, frames);
             owed.forEach((member, missed) -> LOG.info("{}: told {} about {} sessions other members removed while it was "
                     + "out of their view", app, member, missed.size()));

@@ -136,9 +136,7 @@ class RemovalDuringPartitionTest {
 
             cutOff(b, members);
             signOff(a, signedOff);
-            departure.of(a); // and a leaves before b is back: only c, on a's side, is left to tell b
-            TestGroup.awaitMembers(List.of(c));
-            heal(b, List.of(b, c));
+            removerLeavesThenHeal(departure, a, b, List.of(b, c)); // only c, on a's side, is left to tell b
 
             assertRemovedAmongSurvivors(signedOff.id(), b, List.of(b, c));
         }
@@ -160,9 +158,7 @@ class RemovalDuringPartitionTest {
             signOff(a, signedOff); // shared with c and d (one multicast there)
             Await.until("c and d keep the removal for b", () -> members.subList(2, 4).stream()
                     .allMatch(m -> m.service().sharedRemovals().size(TestGroup.APP) == 1));
-            a.crash();
-            TestGroup.awaitMembers(members.subList(2, 4));
-            heal(b, survivors);
+            removerLeavesThenHeal(Departure.CRASH, a, b, survivors);
 
             assertRemovedAmongSurvivors(signedOff.id(), b, survivors); // b hears of it twice: harmless
         }
@@ -180,9 +176,7 @@ class RemovalDuringPartitionTest {
 
             cutOff(b, members);
             signOnWithNewId(a, visit);
-            a.crash();
-            TestGroup.awaitMembers(List.of(c));
-            heal(b, List.of(b, c));
+            removerLeavesThenHeal(Departure.CRASH, a, b, List.of(b, c));
 
             assertRemovedAmongSurvivors(before, b, List.of(b, c));
         }
@@ -206,9 +200,7 @@ class RemovalDuringPartitionTest {
             cutOff(b, members);
             signOff(a, signedOff);
             Await.until("c keeps the removal for b", () -> c.service().sharedRemovals().size(TestGroup.APP) == 1);
-            a.crash();
-            TestGroup.awaitMembers(List.of(c));
-            heal(b, List.of(b, c));
+            removerLeavesThenHeal(Departure.CRASH, a, b, List.of(b, c));
 
             Await.until("b dropped its copy (c told it)", () -> b.backup(signedOff.id()).isEmpty());
             Await.until("b forgot its tombstone", () -> !b.service().backups().removed(TestGroup.APP, signedOff.id()));
@@ -368,6 +360,17 @@ class RemovalDuringPartitionTest {
                     .isEmpty();
         }
         assertThat(survivors).allSatisfy(m -> assertThat(m.backup(id)).as("%s's copy", m.name()).isEmpty());
+    }
+
+    /**
+     * The remover leaves the group before the partition heals; then the cut-off member is back among the others
+     * ({@code survivors}, the cut-off member among them).
+     */
+    private static void removerLeavesThenHeal(Departure departure, TestMember remover, TestMember cutOff,
+            List<TestMember> survivors) {
+        departure.of(remover);
+        TestGroup.awaitMembers(survivors.stream().filter(m -> m != cutOff).toList());
+        heal(cutOff, survivors);
     }
 
     private static void cutOff(TestMember member, List<TestMember> members) throws Exception {

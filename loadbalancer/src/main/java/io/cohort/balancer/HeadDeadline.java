@@ -9,11 +9,13 @@ import org.eclipse.jetty.util.thread.Scheduler;
 /**
  * The deadline for the next request head on one client connection. {@link #arm()} starts it (at the
  * connection's opening and at the end of each answer), {@link #disarm()} ends it (when a head is
- * complete). If it passes while armed and the client has sent bytes since it was armed (a head begun
- * but not finished), {@code onExpired} runs once. If the client sent nothing, the connection is merely
- * idle between requests: the deadline starts again and the idle timeout decides how long the
- * connection stays, so a head that begins late gets at most twice the timeout. Re-arming is cheap
- * ({@link CyclicTimeout}), so every request may do it; after {@link #destroy()} nothing re-arms it.
+ * complete). If the client sent nothing when it passes, the connection is merely idle between requests:
+ * the deadline starts again and the idle timeout decides how long the connection stays. If the client
+ * sent bytes since it was armed, a head has begun, at some moment within the timeout that passed (the
+ * last byte may have arrived an instant ago, its head not yet parsed): the head gets the timeout once
+ * more from now, and if it is still not complete then, {@code onExpired} runs once. So a head gets at
+ * least the timeout and at most twice it. Re-arming is cheap ({@link CyclicTimeout}), so every request
+ * may do it; after {@link #destroy()} nothing re-arms it.
  */
 final class HeadDeadline extends CyclicTimeout {
 
@@ -22,6 +24,8 @@ final class HeadDeadline extends CyclicTimeout {
     private final Runnable onExpired;
     // guarded by this: an expiry's look at the state and its re-arming must not interleave with a head's disarm
     private boolean armed;
+    /** A deadline passed with a head begun: the next one that passes closes the connection. */
+    private boolean headBegun;
     private boolean destroyed;
     private long bytesInWhenArmed;
 
@@ -45,6 +49,7 @@ final class HeadDeadline extends CyclicTimeout {
         }
         bytesInWhenArmed = bytesIn.getAsLong();
         armed = true;
+        headBegun = false;
         schedule(timeoutNanos, TimeUnit.NANOSECONDS);
     }
 
@@ -62,6 +67,11 @@ final class HeadDeadline extends CyclicTimeout {
             }
             if (bytesIn.getAsLong() == bytesInWhenArmed) {
                 arm(); // idle between requests, not slow: the idle timeout governs
+                return;
+            }
+            if (!headBegun) { // begun within the timeout that passed, perhaps an instant ago: a whole timeout from now
+                headBegun = true;
+                schedule(timeoutNanos, TimeUnit.NANOSECONDS);
                 return;
             }
             armed = false;

@@ -60,6 +60,29 @@ class HeadDeadlineTest {
         assertThat(firstExpiry.await(5, TimeUnit.SECONDS)).as("the deadline kept running").isTrue();
     }
 
+    /**
+     * The last idle deadline passes an instant after the client began its next head, before Jetty parsed it: the head
+     * gets a whole timeout more. Before, the connection was closed at once, and the request just sent got no answer
+     * (seen under load: a keep-alive connection idle for longer than the timeout, then a GET answered by EOF).
+     */
+    @Test
+    void aHeadBegunAnInstantBeforeADeadlinePassesGetsAWholeTimeoutMore() {
+        AtomicInteger closed = new AtomicInteger();
+        HeadDeadline idleFirst = new HeadDeadline(scheduler, Duration.ofHours(1), bytesIn::get, closed::incrementAndGet);
+        try {
+            idleFirst.arm();
+            idleFirst.onTimeoutExpired(); // idle
+            bytesIn.addAndGet(120); // the next head arrives
+            idleFirst.onTimeoutExpired(); // the deadline passes before the head was parsed
+            assertThat(closed).as("closures of a head begun an instant before the deadline passed").hasValue(0);
+
+            idleFirst.onTimeoutExpired(); // a whole timeout later the head is still not complete
+            assertThat(closed).hasValue(1);
+        } finally {
+            idleFirst.destroy();
+        }
+    }
+
     @Test
     void aHeadCompleteInTimeDisarmsIt() throws Exception {
         deadline.arm();

@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jgroups.Address;
 import org.jgroups.Message;
 import org.jgroups.stack.Protocol;
 import org.junit.jupiter.api.Test;
@@ -212,6 +214,38 @@ class RemovalDuringPartitionTest {
     }
 
     /**
+     * A removal kept for a cut-off member that could not be sent to it once it was back in the view is a failure of the
+     * application, counted also where the application is not deployed ({@code PlainFrames}); here every
+     * {@code MissedRemovals} c sends b fails on its way down c's stack.
+     */
+    @Test
+    void aRemovalAMemberWithoutTheApplicationCouldNotPassOnToAMemberInItsViewCountsAsAFailure() throws Exception {
+        try (TestGroup group = group(1)) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit signedOff = copiedTo(a, b);
+            c.store().stop();
+            Await.until("c no longer deploys the application", () -> c.service().transportOf(TestGroup.APP) == null);
+
+            cutOff(b, members);
+            signOff(a, signedOff);
+            Await.until("c keeps the removal for b", () -> c.service().sharedRemovals().size(TestGroup.APP) == 1);
+            RefusedMissedRemovals refused = new RefusedMissedRemovals(GroupFaults.address(b));
+            c.service().channel().channel().getProtocolStack().insertProtocolAtTop(refused);
+            removerLeavesThenHeal(Departure.CRASH, a, b, List.of(b, c));
+
+            Await.until("c tried to tell b", () -> refused.refused() >= 1);
+            Await.until("c counted what it could not send b as the application's failure",
+                    () -> c.counter(ReplicationMetrics.FAILURES, "app", TestGroup.APP) >= refused.refused());
+            assertThat(c.counter(ReplicationMetrics.FAILURES, "app", TestGroup.APP))
+                    .as("failures c counted for the application it does not deploy")
+                    .isBetween(1.0, (double) refused.refused());
+        }
+    }
+
+    /**
      * The remover crashed and restarted under its name while the holder was cut off: its new ledger cannot know the
      * holder left, and before it kept every removal for its first minutes, a removal made while all it knew of were
      * present was forgotten after the delivery window and never shared (a review reproduced it with a 62 s partition).
@@ -302,6 +336,35 @@ class RemovalDuringPartitionTest {
             assertThat(millis).as("ms prepareRemoval took under the session's lock").isLessThan(500);
             Await.until("c keeps the shared removal for b",
                     () -> members.get(2).service().sharedRemovals().size(TestGroup.APP) == 1);
+        }
+    }
+
+    /**
+     * Fails every {@code MissedRemovals} (type 11 of an unsealed frame: magic, format, type) sent to one member, as a
+     * send that throws; other messages pass.
+     */
+    private static final class RefusedMissedRemovals extends Protocol {
+        private static final int MISSED_REMOVALS = 11;
+        private final Address to;
+        private final AtomicInteger refused = new AtomicInteger();
+
+        RefusedMissedRemovals(Address to) {
+            this.to = to;
+        }
+
+        int refused() {
+            return refused.get();
+        }
+
+        @Override
+        public Object down(Message message) {
+            byte[] frame = message.getArray();
+            if (to.equals(message.dest()) && frame != null && message.getLength() > 2
+                    && frame[message.getOffset()] == (byte) 0xC7 && frame[message.getOffset() + 2] == MISSED_REMOVALS) {
+                refused.incrementAndGet();
+                throw new IllegalStateException("refused on purpose: MissedRemovals to " + to);
+            }
+            return super.down(message);
         }
     }
 

@@ -195,13 +195,7 @@ class RemovalDuringPartitionTest {
             TestMember a = members.get(0);
             TestMember b = members.get(1);
             TestMember c = members.get(2);
-            ShopVisit signedOff = copiedTo(a, b);
-            c.store().stop(); // c undeploys the application and stays in the group
-            Await.until("c no longer deploys the application", () -> c.service().transportOf(TestGroup.APP) == null);
-
-            cutOff(b, members);
-            signOff(a, signedOff);
-            Await.until("c keeps the removal for b", () -> c.service().sharedRemovals().size(TestGroup.APP) == 1);
+            ShopVisit signedOff = signedOffAtAWhileBIsCutOffAndCWithoutTheApplication(members);
             removerLeavesThenHeal(Departure.CRASH, a, b, List.of(b, c));
 
             Await.until("b dropped its copy (c told it)", () -> b.backup(signedOff.id()).isEmpty());
@@ -225,13 +219,7 @@ class RemovalDuringPartitionTest {
             TestMember a = members.get(0);
             TestMember b = members.get(1);
             TestMember c = members.get(2);
-            ShopVisit signedOff = copiedTo(a, b);
-            c.store().stop();
-            Await.until("c no longer deploys the application", () -> c.service().transportOf(TestGroup.APP) == null);
-
-            cutOff(b, members);
-            signOff(a, signedOff);
-            Await.until("c keeps the removal for b", () -> c.service().sharedRemovals().size(TestGroup.APP) == 1);
+            signedOffAtAWhileBIsCutOffAndCWithoutTheApplication(members);
             RefusedMissedRemovals refused = new RefusedMissedRemovals(GroupFaults.address(b));
             c.service().channel().channel().getProtocolStack().insertProtocolAtTop(refused);
             removerLeavesThenHeal(Departure.CRASH, a, b, List.of(b, c));
@@ -463,6 +451,24 @@ class RemovalDuringPartitionTest {
         }
         member.requestCompleted(signedOn);
         return signedOn;
+    }
+
+    /**
+     * Of members a, b and c: a session of a's placed on b, c undeploys the application (and stays in the group), b is
+     * cut off, the user signs off at a, and c keeps the shared removal for b.
+     */
+    private static ShopVisit signedOffAtAWhileBIsCutOffAndCWithoutTheApplication(List<TestMember> members)
+            throws Exception {
+        TestMember a = members.get(0);
+        TestMember b = members.get(1);
+        TestMember c = members.get(2);
+        ShopVisit signedOff = copiedTo(a, b);
+        c.store().stop();
+        Await.until("c no longer deploys the application", () -> c.service().transportOf(TestGroup.APP) == null);
+        cutOff(b, members);
+        signOff(a, signedOff);
+        Await.until("c keeps the removal for b", () -> c.service().sharedRemovals().size(TestGroup.APP) == 1);
+        return signedOff;
     }
 
     /** A session of {@code owner} whose one copy is at {@code holder}. */

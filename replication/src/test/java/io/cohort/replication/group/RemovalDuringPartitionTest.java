@@ -7,6 +7,8 @@ import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.Dispatch;
 import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.wire.MalformedMessageException;
+import io.cohort.replication.wire.ReplicationMessage.MissedRemovals;
 import io.cohort.session.RemovalCause;
 import io.cohort.session.StoredSession;
 import io.cohort.session.contract.TestSession;
@@ -220,7 +222,7 @@ class RemovalDuringPartitionTest {
             TestMember b = members.get(1);
             TestMember c = members.get(2);
             signedOffAtAWhileBIsCutOffAndCWithoutTheApplication(members);
-            RefusedMissedRemovals refused = new RefusedMissedRemovals(GroupFaults.address(b));
+            RefusedMissedRemovals refused = new RefusedMissedRemovals(c, GroupFaults.address(b));
             c.service().channel().channel().getProtocolStack().insertProtocolAtTop(refused);
             removerLeavesThenHeal(Departure.CRASH, a, b, List.of(b, c));
 
@@ -327,16 +329,14 @@ class RemovalDuringPartitionTest {
         }
     }
 
-    /**
-     * Fails every {@code MissedRemovals} (type 11 of an unsealed frame: magic, format, type) sent to one member, as a
-     * send that throws; other messages pass.
-     */
+    /** Fails every {@code MissedRemovals} {@code from} sends to one member, as a send that throws; other messages pass. */
     private static final class RefusedMissedRemovals extends Protocol {
-        private static final int MISSED_REMOVALS = 11;
+        private final TestMember from;
         private final Address to;
         private final AtomicInteger refused = new AtomicInteger();
 
-        RefusedMissedRemovals(Address to) {
+        RefusedMissedRemovals(TestMember from, Address to) {
+            this.from = from;
             this.to = to;
         }
 
@@ -346,13 +346,20 @@ class RemovalDuringPartitionTest {
 
         @Override
         public Object down(Message message) {
-            byte[] frame = message.getArray();
-            if (to.equals(message.dest()) && frame != null && message.getLength() > 2
-                    && frame[message.getOffset()] == (byte) 0xC7 && frame[message.getOffset() + 2] == MISSED_REMOVALS) {
+            if (to.equals(message.dest()) && isMissedRemovals(message)) {
                 refused.incrementAndGet();
                 throw new IllegalStateException("refused on purpose: MissedRemovals to " + to);
             }
             return super.down(message);
+        }
+
+        private boolean isMissedRemovals(Message message) {
+            try {
+                return message.getLength() > 0 && from.service().codec().decode(message.getArray(), message.getOffset(),
+                        message.getLength()) instanceof MissedRemovals;
+            } catch (MalformedMessageException bundle) {
+                return false;
+            }
         }
     }
 

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -53,9 +54,10 @@ import org.slf4j.LoggerFactory;
  * A removal whose deletion failed, timed out or was dropped from a full queue is not forgotten: the session stays
  * tombstoned here and the deletion is retried ({@link #retryRemovals}, on every sweep of the service, and once more
  * when the application stops) until the database takes it, so an invalidated session does not stay loadable by
- * other nodes until it expires. What a retry cannot undo: another node that loaded the session meanwhile owns it
- * (the deletion, like every write, touches only this node's rows), and a deletion still failing when the
- * application stops is left to the sweeper of expired rows.
+ * other nodes until it expires. An invalidation (the user signed off) deletes the session's rows whichever node owns
+ * them, so a node whose copy went stale (another node loaded the session meanwhile) still ends the session there; an
+ * expiry, and the old id of a change of id, delete only this node's rows, so a stale copy's expiry never deletes the
+ * live session elsewhere. A deletion still failing when the application stops is left to the sweeper of expired rows.
  *
  * <h2>Losing a session</h2>
  * A write that conflicts (another node loaded the session, or removed it) is counted in
@@ -152,17 +154,26 @@ final class DatabaseSessionTransport implements SessionTransport {
 
     /**
      * Deletes the rows of a session this node owns; a session this node never wrote or loaded has no
-     * rows of its own, and one another node took over lives on there.
+     * rows of its own, and one another node took over lives on there, unless the application invalidated it here
+     * (the user signed off): then its rows go whoever owns them now ({@link Removal.Reach#ANY_OWNER}), even when this
+     * node knows its copy is stale. The old id of a change of id is no sign-off: its rows are moved, or deleted only
+     * if still this node's.
      */
     @Override
     public Dispatch prepareRemoval(String sessionId, RemovalCause cause) {
+        boolean signedOff = cause == RemovalCause.INVALIDATED && !tracked.isRetiring(sessionId);
         tracked.tombstone(sessionId);
-        TrackedSessions.State state = tracked.forgetDisowned(sessionId) ? null : tracked.remove(sessionId);
-        if (state == null) {
-            return Dispatch.NONE;
+        boolean disowned = tracked.forgetDisowned(sessionId);
+        TrackedSessions.State state = disowned ? null : tracked.remove(sessionId);
+        if (state != null) {
+            // rows no write has moved to this id yet (its write failed, or waits behind this removal) go with it
+            return new DatabaseDispatch(this, new Removal(sessionId, state.renamedFrom,
+                    signedOff ? Removal.Reach.ANY_OWNER : Removal.Reach.OWN_ROWS), syncTimeout != null);
         }
-        // rows no write has moved to this id yet (its write failed, or waits behind this removal) go with it
-        return new DatabaseDispatch(this, new Removal(sessionId, state.renamedFrom), syncTimeout != null);
+        if (disowned && signedOff) {
+            return new DatabaseDispatch(this, new Removal(sessionId, Removal.Reach.ANY_OWNER), syncTimeout != null);
+        }
+        return Dispatch.NONE;
     }
 
     /**
@@ -361,8 +372,8 @@ final class DatabaseSessionTransport implements SessionTransport {
     private void missed(DatabaseDispatch dispatch) {
         String sessionId = dispatch.write().sessionId();
         if (dispatch.write() instanceof Removal removal) {
-            tracked.removalPending(sessionId);
-            removal.formerIds().forEach(tracked::removalPending);
+            tracked.removalPending(sessionId, removal.reach());
+            removal.formerIds().forEach(formerId -> tracked.removalPending(formerId, Removal.Reach.OWN_ROWS));
         } else {
             tracked.needsFull(sessionId);
         }
@@ -376,10 +387,12 @@ final class DatabaseSessionTransport implements SessionTransport {
      * Called from the service's sweeper thread and at close; never throws.
      */
     void retryRemovals() {
-        List<String> pending = List.copyOf(tracked.pendingRemovals());
+        Map<String, Removal.Reach> reaches = tracked.pendingRemovals();
+        List<String> pending = List.copyOf(reaches.keySet());
         for (int from = 0; from < pending.size(); from += protocol.batchSize()) {
             List<String> chunk = pending.subList(from, Math.min(pending.size(), from + protocol.batchSize()));
-            writeAll(chunk.stream().map(id -> new DatabaseDispatch(this, new Removal(id), false)).toList(), false);
+            writeAll(chunk.stream().map(id -> new DatabaseDispatch(this, new Removal(id, reaches.get(id)), false)).toList(),
+                    false);
             if (chunk.stream().allMatch(tracked::isRemovalPending)) {
                 return;
             }
@@ -398,7 +411,8 @@ final class DatabaseSessionTransport implements SessionTransport {
                             state.renamedFrom = List.of(); // the rows are under this id now
                         }
                     } else if (tracked.tombstoned(store.sessionId()) && !renamedSince(dispatch, store.sessionId())) {
-                        tracked.removalPending(store.sessionId()); // removed while this change waited: delete it again
+                        // removed while this change waited: delete what it wrote again
+                        tracked.removalPending(store.sessionId(), Removal.Reach.OWN_ROWS);
                     }
                     metrics.sent(store.change().attributeCount(), store.estimatedBytes());
                 } else {

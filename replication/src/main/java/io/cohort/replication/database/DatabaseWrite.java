@@ -65,24 +65,42 @@ sealed interface DatabaseWrite {
     }
 
     /**
-     * The owner removed the session: its rows go, if this node still owns it.
+     * The owner removed the session: its rows go, if this node still owns it, or wherever they are when the user
+     * signed off ({@link Reach#ANY_OWNER}).
      *
      * @param formerIds ids the session had before, whose rows of this node's no write moved to the id yet (its
-     *     write under the new id failed, or is still queued): they go too
+     *     write under the new id failed, or is still queued): they go too, under the owner check whatever the reach
+     * @param reach whose rows under {@code sessionId} the removal deletes
      */
-    record Removal(String sessionId, List<String> formerIds) implements DatabaseWrite {
+    record Removal(String sessionId, List<String> formerIds, Reach reach) implements DatabaseWrite {
 
         public Removal {
             formerIds = List.copyOf(formerIds);
+            Objects.requireNonNull(reach, "reach");
         }
 
-        Removal(String sessionId) {
-            this(sessionId, List.of());
+        Removal(String sessionId, Reach reach) {
+            this(sessionId, List.of(), reach);
         }
 
         @Override
         public long estimatedBytes() {
             return 2 * ROW_BYTES;
+        }
+
+        /** Whose rows a removal deletes. */
+        enum Reach {
+            /**
+             * Only this node's: an expiry, or the id a change of id retired. A node whose copy is stale (another node
+             * loaded the session since) must not delete the live session there.
+             */
+            OWN_ROWS,
+            /**
+             * Whichever node owns the row: the application invalidated the session (the user signed off). Even a
+             * node whose copy is stale ends the session where it lives now, as a sign-off does under the group
+             * protocols; otherwise the signed-off session would stay loadable at the node that took it over.
+             */
+            ANY_OWNER
         }
     }
 

@@ -213,6 +213,11 @@ record SessionTables(String prefix, String binaryType) {
         return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND owner_node = ?";
     }
 
+    /** Removal whoever owns the row: the application invalidated the session (the user signed off). */
+    String deleteSession() {
+        return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ?";
+    }
+
     /** Gives a session row this node owns a new id (parameters: new id, app, old id, owner). */
     String renameOwnedSession() {
         return "UPDATE " + sessions() + " SET id = ? WHERE app = ? AND id = ? AND owner_node = ?";

@@ -93,9 +93,9 @@ final class SessionWriter {
             return store(statements, store);
         }
         if (write instanceof Removal removal) {
-            Outcome outcome = remove(statements, removal.sessionId());
+            Outcome outcome = remove(statements, removal.sessionId(), removal.reach());
             for (String formerId : removal.formerIds()) {
-                if (remove(statements, formerId) == Outcome.WRITTEN) {
+                if (remove(statements, formerId, Removal.Reach.OWN_ROWS) == Outcome.WRITTEN) {
                     outcome = Outcome.WRITTEN;
                 }
             }
@@ -237,11 +237,15 @@ final class SessionWriter {
         insert.executeBatch();
     }
 
-    private Outcome remove(Statements statements, String sessionId) throws SQLException {
-        PreparedStatement delete = statements.get(tables.deleteOwnedSession());
+    /** Deletes the session row ({@code reach} says whose) and the attribute rows left without one. */
+    private Outcome remove(Statements statements, String sessionId, Removal.Reach reach) throws SQLException {
+        PreparedStatement delete = statements.get(reach == Removal.Reach.ANY_OWNER ? tables.deleteSession()
+                : tables.deleteOwnedSession());
         delete.setString(1, application);
         delete.setString(2, sessionId);
-        delete.setString(3, nodeName);
+        if (reach == Removal.Reach.OWN_ROWS) {
+            delete.setString(3, nodeName);
+        }
         int rows = delete.executeUpdate();
         PreparedStatement orphans = statements.get(tables.deleteOrphanedAttributes());
         orphans.setString(1, application);

@@ -1,5 +1,6 @@
 package io.cohort.replication.database;
 
+import io.cohort.replication.database.DatabaseWrite.Removal;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -49,7 +50,8 @@ final class TrackedSessions {
     private final ConcurrentMap<String, State> states = new ConcurrentHashMap<>();
     private final Set<String> disowned = ConcurrentHashMap.newKeySet();
     private final ConcurrentMap<String, Long> tombstones = new ConcurrentHashMap<>();
-    private final Set<String> pendingRemovals = ConcurrentHashMap.newKeySet();
+    /** Sessions whose deletion is to be retried, with whose rows it deletes. */
+    private final ConcurrentMap<String, Removal.Reach> pendingRemovals = new ConcurrentHashMap<>();
     /**
      * Ids retired by a change of id whose rows are deleted rather than moved (onShutdown), while their deletion has not
      * yet told whether the rows were still this node's: old id to new id.
@@ -137,6 +139,11 @@ final class TrackedSessions {
         retiredFor.put(oldId, newId);
     }
 
+    /** Whether {@code oldId} was retired by a change of id whose deletion has not ended yet. */
+    boolean isRetiring(String oldId) {
+        return retiredFor.containsKey(oldId);
+    }
+
     /** The new id of a session whose old id's deletion just ended, if it was retired by a change of id; forgets it. */
     String retired(String oldId) {
         return retiredFor.remove(oldId);
@@ -171,9 +178,12 @@ final class TrackedSessions {
         tombstones.put(id, now);
     }
 
-    /** The deletion of a removed session did not reach the database: it is retried until it does. */
-    void removalPending(String id) {
-        pendingRemovals.add(id);
+    /**
+     * The deletion of a removed session did not reach the database: it is retried until it does, with the wider of
+     * its reaches if it was pending already (a sign-off stays one).
+     */
+    void removalPending(String id, Removal.Reach reach) {
+        pendingRemovals.merge(id, reach, (before, now) -> before == Removal.Reach.ANY_OWNER ? before : now);
     }
 
     /** The deletion of a removed session reached the database (or found nothing of this node's to delete). */
@@ -190,18 +200,18 @@ final class TrackedSessions {
         tombstones.remove(id);
     }
 
-    /** The sessions whose deletion is still to be retried. */
-    Set<String> pendingRemovals() {
-        return Set.copyOf(pendingRemovals);
+    /** The sessions whose deletion is still to be retried, with whose rows each deletes. */
+    Map<String, Removal.Reach> pendingRemovals() {
+        return Map.copyOf(pendingRemovals);
     }
 
     /** Whether the deletion of {@code id} is still to be retried. */
     boolean isRemovalPending(String id) {
-        return pendingRemovals.contains(id);
+        return pendingRemovals.containsKey(id);
     }
 
     boolean tombstoned(String id) {
-        if (pendingRemovals.contains(id)) {
+        if (pendingRemovals.containsKey(id)) {
             return true;
         }
         Long at = tombstones.get(id);

@@ -102,7 +102,7 @@ class BoundedDatabaseTransactionsTest {
 
             try (Connection busy = pool.getConnection()) { // the pool's only connection, in use elsewhere
                 assertThatThrownBy(() -> assertTimeoutPreemptively(BOUND,
-                        () -> writer.writeAll(List.of(new Removal("s1")), TransactionDeadline.after(SYNC_TIMEOUT)),
+                        () -> writer.writeAll(List.of(new Removal("s1", Removal.Reach.OWN_ROWS)), TransactionDeadline.after(SYNC_TIMEOUT)),
                         "the write waited for the pool's connection timeout"))
                         .isInstanceOf(SQLTransientConnectionException.class);
             }

@@ -102,6 +102,50 @@ class OptimisticConcurrencyTest {
     }
 
     @Test
+    void aSignOffAtAStaleOwnerEndsTheSessionWhereItLivesNow() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            SessionRows rows = new SessionRows(database);
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("user", "alice"));
+            TestSession atB = TestSession.continuing(b.store().load(atA.id()).orElseThrow(), TestMember.CODEC);
+            synchronized (atB) { // the balancer had passed a by; the user shops on at b
+                atB.set("cart", "EST-2");
+                b.store().attributeChanged(atB, "cart");
+                b.store().requestCompleted(atB);
+            }
+
+            synchronized (atA.session()) { // back at a (b went away), the user signs off
+                a.store().removed(atA.id(), RemovalCause.INVALIDATED);
+            }
+
+            assertThat(rows.version(atA.id())).as("the signed-off session's row at b").isEqualTo(-1);
+            assertThat(a.store().load(atA.id())).as("the signed-off session, loaded again at a").isEmpty();
+        }
+    }
+
+    @Test
+    void aSignOffAtAnOwnerThatAlreadyKnowsItsCopyIsStaleStillEndsTheSession() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            SessionRows rows = new SessionRows(database);
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("user", "alice"));
+            b.store().load(atA.id()).orElseThrow();
+            atA.request(Map.of("cart", "stale")); // a learns it lost the session
+
+            synchronized (atA.session()) { // and the same page signs the user off
+                a.store().removed(atA.id(), RemovalCause.INVALIDATED);
+            }
+
+            assertThat(a.conflicts()).isEqualTo(1);
+            assertThat(rows.version(atA.id())).as("the signed-off session's row at b").isEqualTo(-1);
+        }
+    }
+
+    @Test
     void aStaleOwnerThatGivesTheSessionANewIdDoesNotPublishItsStaleCopyUnderIt() throws Exception {
         for (Trigger trigger : List.of(Trigger.ON_REQUEST_END, Trigger.ON_SET_ATTRIBUTE)) {
             try (TestDatabase database = new H2Database();
@@ -284,6 +328,37 @@ class OptimisticConcurrencyTest {
             SessionRows rows = new SessionRows(nodes.database());
             assertThat(rows.version("s1")).as("the signed-off session's rows under its old id").isEqualTo(-1);
             assertThat(rows.version("s2")).isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void aSignOffWhoseDeletionFailedIsRetriedWhoeverOwnsTheSessionThen() throws Exception {
+        try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
+            DatabaseSessionTransport a = nodes.transport("a");
+            DatabaseSessionTransport b = nodes.transport("b");
+            a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
+            a.prepareRemoval("s1", RemovalCause.INVALIDATED).abandon(); // the sign-off's deletion never got there
+            b.takeOver("s1", Duration.ofSeconds(1)).orElseThrow(); // meanwhile b loaded the session
+
+            a.retryRemovals();
+
+            assertThat(new SessionRows(nodes.database()).version("s1")).as("the signed-off session's row at b")
+                    .isEqualTo(-1);
+        }
+    }
+
+    @Test
+    void anExpiryWhoseDeletionFailedIsRetriedOnlyOnThisNodesRows() throws Exception {
+        try (HandBuiltTransports nodes = HandBuiltTransports.open()) {
+            DatabaseSessionTransport a = nodes.transport("a");
+            DatabaseSessionTransport b = nodes.transport("b");
+            a.prepare(change(1, ChangeKind.FULL, "EST-1"), false).send();
+            a.prepareRemoval("s1", RemovalCause.EXPIRED).abandon();
+            b.takeOver("s1", Duration.ofSeconds(1)).orElseThrow();
+
+            a.retryRemovals();
+
+            assertThat(new SessionRows(nodes.database()).owner("s1")).as("the session b uses").contains("b");
         }
     }
 

@@ -243,6 +243,10 @@ record SessionTables(String prefix, String binaryType) {
         return "SELECT attr_name, attr_value FROM " + attributes() + " WHERE app = ? AND id = ?";
     }
 
+    String selectAttributeNames() {
+        return "SELECT attr_name FROM " + attributes() + " WHERE app = ? AND id = ?";
+    }
+
     String insertAttribute() {
         return "INSERT INTO " + attributes() + " (app, id, attr_name, attr_value, version) VALUES (?, ?, ?, ?, ?)";
     }

@@ -202,10 +202,13 @@ final class SessionWriter {
         }
     }
 
-    /** A full copy replaces every attribute row; a delta replaces the rows of the names it set or removed. */
+    /**
+     * A full copy replaces every attribute row but those of its {@link SessionChange#unsent} attributes (they keep the
+     * value written before); a delta replaces the rows of the names it set or removed.
+     */
     private void writeAttributes(Statements statements, Store store) throws SQLException {
         SessionChange change = store.change();
-        if (store.full()) {
+        if (store.full() && change.unsent().isEmpty()) {
             PreparedStatement deleteAll = statements.get(tables.deleteAttributes());
             deleteAll.setString(1, application);
             deleteAll.setString(2, change.id());
@@ -213,6 +216,10 @@ final class SessionWriter {
         } else {
             Set<String> touched = new TreeSet<>(change.values().keySet());
             touched.addAll(change.removed());
+            if (store.full()) {
+                touched.addAll(attributeNames(statements, change.id()));
+                touched.removeAll(change.unsent());
+            }
             PreparedStatement delete = statements.get(tables.deleteAttribute());
             for (String name : touched) {
                 delete.setString(1, application);
@@ -235,6 +242,20 @@ final class SessionWriter {
             insert.addBatch();
         }
         insert.executeBatch();
+    }
+
+    /** The names of the session's attribute rows. */
+    private Set<String> attributeNames(Statements statements, String sessionId) throws SQLException {
+        PreparedStatement select = statements.get(tables.selectAttributeNames());
+        select.setString(1, application);
+        select.setString(2, sessionId);
+        Set<String> names = new TreeSet<>();
+        try (ResultSet rows = select.executeQuery()) {
+            while (rows.next()) {
+                names.add(rows.getString(1));
+            }
+        }
+        return names;
     }
 
     /** Deletes the session row ({@code reach} says whose) and the attribute rows left without one. */

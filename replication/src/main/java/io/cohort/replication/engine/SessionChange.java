@@ -21,9 +21,15 @@ import java.util.Set;
  * @param maxInactiveMillis maximum inactive interval (zero or less: never expires)
  * @param values            attributes set (all attributes of the session for a full copy)
  * @param removed           attributes removed since the previous version (empty for a full copy)
+ * @param unsent            attributes the session has whose value could not be serialized for this change (another
+ *                          request changed it while it was written): not in {@code values}, and not removed. A delta
+ *                          leaves them as the receiver has them anyway; a full copy does too ({@link #applyTo}), so
+ *                          that one failed write never takes an attribute out of a copy. Known only at the owner: a
+ *                          change read from the network has none
  */
 public record SessionChange(String id, long version, ChangeKind kind, Instant created, Instant lastAccessed,
-                            long maxInactiveMillis, Map<String, byte[]> values, Set<String> removed) {
+                            long maxInactiveMillis, Map<String, byte[]> values, Set<String> removed,
+                            Set<String> unsent) {
 
     public SessionChange {
         Objects.requireNonNull(id, "id");
@@ -32,12 +38,19 @@ public record SessionChange(String id, long version, ChangeKind kind, Instant cr
         Objects.requireNonNull(lastAccessed, "lastAccessed");
         values = Map.copyOf(values);
         removed = Set.copyOf(removed);
+        unsent = Set.copyOf(unsent);
         if (version < 0) {
             throw new IllegalArgumentException("version must not be negative: " + version);
         }
         if (kind == ChangeKind.FULL && !removed.isEmpty()) {
             throw new IllegalArgumentException("a full copy has no removed attributes");
         }
+    }
+
+    /** A change whose every attribute in scope was serialized. */
+    public SessionChange(String id, long version, ChangeKind kind, Instant created, Instant lastAccessed,
+                         long maxInactiveMillis, Map<String, byte[]> values, Set<String> removed) {
+        this(id, version, kind, created, lastAccessed, maxInactiveMillis, values, removed, Set.of());
     }
 
     /** A full copy of a stored session. */
@@ -47,13 +60,22 @@ public record SessionChange(String id, long version, ChangeKind kind, Instant cr
     }
 
     /**
-     * The session after this change: a full copy stands alone; a delta is applied to {@code base}
-     * (its metadata replaces the base's). A delta without a base yields only its own attributes.
+     * The session after this change: a full copy stands alone, but for its {@link #unsent} attributes, whose values
+     * it takes from {@code base}; a delta is applied to {@code base} (its metadata replaces the base's). A change
+     * without a base yields only its own attributes.
      */
     public StoredSession applyTo(StoredSession base) {
         Map<String, byte[]> attributes;
-        if (kind == ChangeKind.FULL || base == null) {
+        if (base == null || (kind == ChangeKind.FULL && unsent.isEmpty())) {
             attributes = values;
+        } else if (kind == ChangeKind.FULL) {
+            attributes = new HashMap<>(values);
+            for (String name : unsent) {
+                byte[] before = base.attributes().get(name);
+                if (before != null) {
+                    attributes.put(name, before);
+                }
+            }
         } else {
             attributes = new HashMap<>(base.attributes());
             removed.forEach(attributes::remove);
@@ -78,6 +100,7 @@ public record SessionChange(String id, long version, ChangeKind kind, Instant cr
 
     @Override
     public String toString() {
-        return "SessionChange[" + id + " v" + version + " " + kind + " set=" + values.keySet() + " removed=" + removed + "]";
+        return "SessionChange[" + id + " v" + version + " " + kind + " set=" + values.keySet() + " removed=" + removed
+                + (unsent.isEmpty() ? "" : " unsent=" + unsent) + "]";
     }
 }

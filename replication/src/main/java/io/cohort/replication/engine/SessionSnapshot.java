@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
  * lock: serializes the attributes in scope, takes the next version and resets the session's change
  * tracking. A value that cannot be serialized (an object graph with a non-serializable member, or one
  * another request changed while it was written) is left out, counted and logged once per attribute
- * name; the session's change tracking is then kept, so the next change carries that attribute again
- * (with those that did go out) rather than never.
+ * name, and named in the change's {@link SessionChange#unsent}: a full copy then keeps the value the copies had
+ * rather than dropping the attribute from them. The session's change tracking is kept, so the next change carries
+ * that attribute again (with those that did go out) rather than never.
  */
 final class SessionSnapshot {
 
@@ -41,7 +42,7 @@ final class SessionSnapshot {
         }
         Map<String, byte[]> values = new HashMap<>();
         Set<String> removed = new HashSet<>();
-        boolean complete = true;
+        Set<String> unsent = new HashSet<>();
         for (String name : names) {
             try {
                 byte[] value = session.serializedAttribute(name);
@@ -51,7 +52,7 @@ final class SessionSnapshot {
                     removed.add(name);
                 }
             } catch (IllegalStateException | IllegalArgumentException e) {
-                complete = false;
+                unsent.add(name);
                 metrics.failed();
                 if (loggedFailures.add(name)) {
                     LOG.warn("{}: attribute {} of session {} is not replicated: {}", metrics.application(), name,
@@ -60,10 +61,10 @@ final class SessionSnapshot {
             }
         }
         long version = session.nextVersion();
-        if (complete) {
+        if (unsent.isEmpty()) {
             session.markReplicated();
         }
         return Optional.of(new SessionChange(session.id(), version, everything ? ChangeKind.FULL : ChangeKind.DELTA,
-                session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed));
+                session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed, unsent));
     }
 }

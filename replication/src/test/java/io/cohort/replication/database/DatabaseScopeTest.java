@@ -6,6 +6,7 @@ import io.cohort.config.Delivery;
 import io.cohort.config.Scope;
 import io.cohort.config.Trigger;
 import io.cohort.replication.engine.ReplicationMetrics;
+import io.cohort.replication.group.FailsOnItsSecondWrite;
 import io.cohort.replication.group.ShopVisit;
 import io.cohort.replication.group.TestGroup;
 import java.time.Duration;
@@ -54,6 +55,22 @@ class DatabaseScopeTest {
             visit.request(remove);
 
             assertThat(new SessionRows(database).attributeVersions(visit.id())).containsOnlyKeys("item");
+        }
+    }
+
+    @Test
+    void aValueThatFailsToSerializeForAFullCopyKeepsTheRowWrittenBefore() throws Exception {
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database,
+                     TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.ALL_ATTRIBUTES, SYNC))) {
+            ShopVisit visit = new ShopVisit(a.store())
+                    .request(Map.of("cart", new FailsOnItsSecondWrite("EST-1"), "search", "fish"));
+
+            visit.request(Map.of("search", "dogs")); // another request changes the cart while this copy is written
+
+            assertThat(new SessionRows(database).attributeVersions(visit.id()))
+                    .containsExactlyInAnyOrderEntriesOf(Map.of("cart", 1L, "search", 2L));
+            assertThat(a.store().load(visit.id()).orElseThrow().attributes()).containsKeys("cart", "search");
         }
     }
 

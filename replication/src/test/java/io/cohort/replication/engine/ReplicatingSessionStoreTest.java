@@ -228,6 +228,27 @@ class ReplicatingSessionStoreTest {
         assertThat(transport.changes.get(1).values()).containsOnlyKeys("cart", "step");
     }
 
+    @Test
+    void aValueThatFailsToSerializeForAFullCopyIsNamedSoTheCopiesKeepItsEarlierValue() throws Exception {
+        start(Trigger.ON_REQUEST_END, Scope.ALL_ATTRIBUTES, Delivery.Async.DEFAULT);
+        TestSession s = session();
+        set(s, "cart", new io.cohort.replication.group.FailsOnItsSecondWrite("EST-1"));
+        set(s, "user", "j2ee");
+        store.requestCompleted(s);
+        byte[] cart = transport.copies.get("s1").attributes().get("cart");
+        set(s, "user", "ACID");
+
+        store.requestCompleted(s); // the cart fails to serialize this once
+
+        SessionChange second = transport.changes.get(1);
+        assertThat(second.kind()).isEqualTo(ChangeKind.FULL);
+        assertThat(second.values()).containsOnlyKeys("user");
+        assertThat(second.unsent()).containsExactly("cart");
+        assertThat(transport.copies.get("s1").attributes().get("cart")).as("the copy's cart").isEqualTo(cart);
+        store.requestCompleted(s); // and the next change carries it again
+        assertThat(transport.changes.get(2).values()).containsOnlyKeys("cart", "user");
+    }
+
     /** A value whose first serialization fails, as one changed by another thread while it is written can. */
     static final class FailsOnce implements java.io.Serializable {
         private static final long serialVersionUID = 1L;

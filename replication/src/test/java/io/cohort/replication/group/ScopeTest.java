@@ -35,6 +35,27 @@ class ScopeTest {
         assertThat(m.bytes()).isGreaterThan((long) VALUE_SIZE * 5);
     }
 
+    @Test
+    void aValueThatFailsToSerializeForAFullCopyKeepsItsEarlierValueAtTheHolder() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.ALL_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
+            List<TestMember> members = group.startMembers(2);
+            TestMember holder = members.get(1);
+            ShopVisit visit = new ShopVisit(members.get(0)).request(Map.of("cart", new FailsOnItsSecondWrite("EST-1"),
+                    "user", "j2ee"));
+            byte[] cart = holder.backup(visit.id()).orElseThrow().attributes().get("cart");
+
+            visit.request(Map.of("user", "ACID")); // another request changes the cart while this copy is written
+
+            assertThat(holder.backupVersion(visit.id())).isEqualTo(visit.version());
+            assertThat(holder.backup(visit.id()).orElseThrow().attributes()).as("the holder's copy")
+                    .containsKeys("cart", "user");
+            assertThat(holder.backup(visit.id()).orElseThrow().attributes().get("cart")).isEqualTo(cart);
+            assertThat(TestMember.CODEC.deserialize("user", holder.backup(visit.id()).orElseThrow().attributes().get("user")))
+                    .isEqualTo("ACID");
+        }
+    }
+
     private record Measured(long attributes, long bytes) {
     }
 

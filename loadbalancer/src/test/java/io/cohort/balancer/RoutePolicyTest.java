@@ -134,6 +134,35 @@ class RoutePolicyTest {
     }
 
     @Test
+    void metricSharesEqualCapacityEvenlyWhenAMemberIsDown() {
+        Backend a = backend("a", 1, false);
+        Backend b = backend("b", 1, false);
+        Backend c = backend("c", 1, false);
+        List.of(a, b, c).forEach(member -> member.spareCapacity(0.9));
+        c.health().connectFailed();
+        RoutePolicy policy = RoutePolicy.create(Policy.METRIC, List.of(a, b, c), new Random(1));
+
+        List<String> order = names(policy, 3000);
+
+        assertThat(order.stream().filter("a"::equals).count()).as("a's share of 3,000 (b has the rest)").isEqualTo(1500);
+    }
+
+    @Test
+    void metricSendsNothingToTheMemberWithTheBacklogWhenNoMemberReportsSpareCapacity() {
+        Backend a = backend("a", 1, false); // neither has answered a health check yet (or both were excused as busy)
+        Backend b = backend("b", 1, false);
+        for (int i = 0; i < 50; i++) {
+            a.requestStarted();
+        }
+        RoutePolicy policy = RoutePolicy.create(Policy.METRIC, List.of(a, b), new Random(1));
+
+        assertThat(names(policy, 10)).as("a has 50 requests in flight, b none").containsOnly("b");
+        b.spareCapacity(0.5);
+        a.spareCapacity(0.6);
+        assertThat(policy.choose(null)).as("reported capacity still decides: 0.61 / 51 against 0.51 / 1").isSameAs(b);
+    }
+
+    @Test
     void whenTheLocalMembersGoDownBetweenTheTwoLooksTheChoiceFallsBackToAllMembers() {
         Backend local = backend("local", 1, true);
         Backend remote = backend("remote", 1, false);

@@ -3,7 +3,7 @@ package io.cohort.config;
 /**
  * How the load balancer picks a member for a request that no live member owns: the eight policies
  * of Oracle HTTP Server's mod_oc4j, by their directive spellings (PAPER.md, "Load balancer").
- * "Local" members are those whose configured host equals the balancer's host; with no live local
+ * "Local" members are those whose configured host equals the balancer's host (ignoring case); with no live local
  * member, the local policies spread over the others. Weights are per host ({@code <weight>}) or per
  * member.
  */

@@ -61,8 +61,14 @@ public final class BalancerServer implements AutoCloseable {
         this.addresses = new LastKnownAddresses(config.name(), metrics.registry(), lookups);
         this.clientClosures = new ClientConnectionClosures(config.name(), metrics.registry());
         for (BalancerMember member : config.members()) {
-            members.add(new Backend(config.name(), member, member.host().equals(config.host()),
+            // host names are not case-sensitive: blade1 and Blade1 are one machine
+            members.add(new Backend(config.name(), member, member.host().equalsIgnoreCase(config.host()),
                     new HealthState(config.health().fall(), config.health().rise()), metrics));
+        }
+        if (config.policy().local() && members.stream().noneMatch(Backend::local)) {
+            LOG.warn("Balancer {}: policy {} prefers members on its host {}, but no member has that host: it places "
+                    + "requests as {} among all of them", config.name(), config.policy().xmlName(), config.host(),
+                    config.policy().xmlName().replace(":local", ""));
         }
         Router router = new Router(members, RoutePolicy.create(config.policy(), members, random));
 

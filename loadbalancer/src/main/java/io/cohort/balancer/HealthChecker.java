@@ -6,6 +6,8 @@ import io.cohort.config.HealthCheckConfig;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -43,6 +45,8 @@ final class HealthChecker implements AutoCloseable {
     private final HealthCheckConfig config;
     private final List<Backend> members;
     private final ObjectMapper json = new ObjectMapper();
+    /** Members whose health answer named another node, logged once each. */
+    private final Set<Backend> misnamedLogged = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread thread = new Thread(r, "cohort-balancer-health");
         thread.setDaemon(true);
@@ -145,7 +149,7 @@ final class HealthChecker implements AutoCloseable {
             return;
         }
         int status = result.getResponse().getStatus();
-        readSpareCapacity(member, answer);
+        readAnswer(member, answer);
         if (status / 100 != 2) {
             failed(member, "HTTP " + status);
             return;
@@ -161,15 +165,28 @@ final class HealthChecker implements AutoCloseable {
         }
     }
 
-    private void readSpareCapacity(Backend member, BufferingResponseListener answer) {
+    /**
+     * Reads what a node's health answer says of it: its spare capacity, and its name. A session id ends in the name of
+     * the node that owns it, and the balancer finds a session's member by that name: a {@code <member>} named otherwise
+     * than its node gets none of its sessions' requests as their owner, and none as the holder of their copies, so
+     * that is logged once per member (a warning: the member still serves, as round robin's).
+     */
+    private void readAnswer(Backend member, BufferingResponseListener answer) {
         byte[] body = answer.getContent();
         if (body.length == 0) {
             return;
         }
         try {
-            JsonNode spare = json.readTree(body).path("load").path("spareCapacity");
+            JsonNode health = json.readTree(body);
+            JsonNode spare = health.path("load").path("spareCapacity");
             if (spare.isNumber()) {
                 member.spareCapacity(spare.asDouble());
+            }
+            JsonNode node = health.path("node");
+            if (node.isTextual() && !node.asText().equals(member.name()) && misnamedLogged.add(member)) {
+                LOG.warn("Balancer {} answers its health checks as node '{}': session ids end in the node's name, so no "
+                        + "request of a session is routed to it as the session's owner or copy holder until the member is "
+                        + "named '{}' (logged once)", member.logName(), node.asText(), node.asText());
             }
         } catch (IOException e) {
             LOG.debug("Health answer of {} is not JSON", member.logName(), e);

@@ -272,6 +272,27 @@ class HealthCheckTest {
     }
 
     @Test
+    void aMemberWhoseHealthAnswerNamesAnotherNodeIsLoggedOnceAndStaysUp() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        n1.reportsNode("node1"); // <member name="n1"> in front of a node named node1: its sessions end in .node1
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger checkerLog = (Logger) LoggerFactory.getLogger(HealthChecker.class);
+        log.start();
+        checkerLog.addAppender(log);
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1)) {
+            lb.server.healthChecker().checkAll().get();
+            lb.server.healthChecker().checkAll().get();
+
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .filteredOn(line -> line.contains("as node 'node1'"))
+                    .singleElement().asString().contains("member n1").contains("named 'node1'");
+            assertThat(lb.backend("n1").isUp()).isTrue();
+        } finally {
+            checkerLog.detachAppender(log);
+        }
+    }
+
+    @Test
     void spareCapacityIsReadFromTheHealthAnswer() throws Exception {
         StubMember n1 = StubMember.start("n1");
         n1.spareCapacity(0.375);

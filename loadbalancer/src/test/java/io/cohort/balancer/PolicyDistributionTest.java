@@ -4,6 +4,9 @@ import static io.cohort.balancer.TestBalancer.routedTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.cohort.config.Policy;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.LoggerFactory;
 
 /** Each policy's distribution of fresh sessions (requests without a session cookie) matches its definition. */
 @Timeout(60)
@@ -104,6 +108,34 @@ class PolicyDistributionTest {
             if (policy == Policy.ROUND_ROBIN_LOCAL) {
                 assertThat(counts).containsEntry("n2", 15).containsEntry("n3", 15);
             }
+        }
+    }
+
+    @Test
+    void aMemberIsLocalWhateverTheCaseOfItsHostName() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.policy = Policy.ROUND_ROBIN_LOCAL;
+        settings.host = "blade1";
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1", "Blade1"), StubMember.start("n2", "blade2"))) {
+            assertThat(counts(route(lb, 10))).containsOnlyKeys("n1");
+        }
+    }
+
+    @Test
+    void aLocalPolicyWithNoMemberOnItsHostSaysSoAtStart() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.policy = Policy.ROUND_ROBIN_LOCAL;
+        settings.host = "blade9";
+        ListAppender<ILoggingEvent> log = new ListAppender<>();
+        Logger serverLog = (Logger) LoggerFactory.getLogger(BalancerServer.class);
+        log.start();
+        serverLog.addAppender(log);
+        try (TestBalancer lb = TestBalancer.start(settings, StubMember.start("n1", "blade1"), StubMember.start("n2", "blade2"))) {
+            assertThat(log.list).extracting(ILoggingEvent::getFormattedMessage)
+                    .filteredOn(line -> line.contains("no member has that host"))
+                    .singleElement().asString().contains("roundrobin:local", "blade9", "as roundrobin among all");
+        } finally {
+            serverLog.detachAppender(log);
         }
     }
 

@@ -46,6 +46,7 @@ final class StubMember implements AutoCloseable {
     private final CountDownLatch release = new CountDownLatch(1);
     private volatile boolean healthSilent;
     private volatile double spareCapacity = 0.5;
+    private volatile String reportedNode;
 
     private StubMember(String name, String host) {
         this.name = name;
@@ -94,6 +95,11 @@ final class StubMember implements AutoCloseable {
 
     void spareCapacity(double value) {
         spareCapacity = value;
+    }
+
+    /** The node name its health answer gives from now on (a node the balancer's member is misnamed for). */
+    void reportsNode(String node) {
+        reportedNode = node;
     }
 
     /** Requests answered other than health checks. */
@@ -164,7 +170,7 @@ final class StubMember implements AutoCloseable {
         if (path.equals("/health")) {
             String json = String.format(Locale.ROOT, "{\"status\":\"%s\",\"node\":\"%s\",\"host\":\"%s\",\"load\":{\"spareCapacity\":%.3f,"
                     + "\"activeRequests\":0,\"busyThreads\":1,\"maxThreads\":200,\"processCpu\":0.01},\"applications\":1,\"sessions\":0,"
-                    + "\"members\":1}", healthy ? "UP" : "DRAINING", name, host, spareCapacity);
+                    + "\"members\":1}", healthy ? "UP" : "DRAINING", reportedNode == null ? name : reportedNode, host, spareCapacity);
             response.setStatus(healthy ? 200 : 503);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
             response.write(true, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)), callback);

@@ -43,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * synchronous timeout ({@link TransactionDeadline}: the wait for a pooled connection, each statement and the
  * commit; a database that stops answering holds the request at most {@link TransactionDeadline#NETWORK_GRACE}
  * longer); a timeout is counted in {@code sync.timeouts}, the request continues and the session's next
- * change is a full copy. Asynchronous writes and the shutdown hand-over are bounded the same way by
+ * change is a full copy; so is a hand-over at a graceful stop (sent on the delivery's hand-over thread, so the stop
+ * itself is bounded by its {@code stopTimeout}). Asynchronous writes are bounded the same way by
  * {@link #BACKGROUND_TIMEOUT}.
  * Asynchronous: the engine's lanes hand this transport up to {@code batch-size} queued changes at a
  * time, waiting at most {@code flush-interval} for a group to fill ({@link #batching()}); a group is

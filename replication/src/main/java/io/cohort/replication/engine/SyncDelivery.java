@@ -1,7 +1,11 @@
 package io.cohort.replication.engine;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,6 +18,12 @@ import org.slf4j.LoggerFactory;
  * change a holder is known to have missed was counted by the transport. Either way the request then
  * carries on (the holders catch up with a full copy or through version-gap detection), and only
  * acknowledged changes are timed in {@code cohort.replication.sync.latency}.
+ *
+ * <p>A hand-over ({@link #deliverWithoutWaiting}: a graceful stop, a redeploy) is sent on a thread of the
+ * application's own, one after another in the order handed in, so that the stopping thread is not held by it: a
+ * transport whose send blocks (the database protocol writes in the sending thread, each write up to the synchronous
+ * timeout) would otherwise hold a stop for that timeout per session, however short {@code stopTimeout}. The stop waits
+ * for them within its {@code stopTimeout} ({@link #awaitQuiet}); {@link #close} abandons those not sent by then.
  */
 public final class SyncDelivery implements ChangeDelivery {
 
@@ -22,6 +32,9 @@ public final class SyncDelivery implements ChangeDelivery {
     private final Duration timeout;
     private final ReplicationMetrics metrics;
     private final AtomicBoolean timeoutLogged = new AtomicBoolean();
+    /** Sends hand-overs in order; started at the first one. Guarded by {@code this}. */
+    private ThreadPoolExecutor handOvers;
+    private boolean closed;
 
     public SyncDelivery(Duration timeout, ReplicationMetrics metrics) {
         this.timeout = timeout;
@@ -54,22 +67,76 @@ public final class SyncDelivery implements ChangeDelivery {
         }
     }
 
+    /** Queues the hand-over for the application's hand-over thread; after {@link #close} it is abandoned. */
     @Override
     public void deliverWithoutWaiting(String sessionId, Dispatch dispatch) {
-        dispatch.send();
+        if (dispatch.isEmpty()) {
+            return;
+        }
+        synchronized (this) {
+            if (!closed) {
+                if (handOvers == null) {
+                    handOvers = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), task -> {
+                        Thread thread = new Thread(task, "cohort-" + metrics.application() + "-hand-over");
+                        thread.setDaemon(true);
+                        return thread;
+                    });
+                }
+                handOvers.execute(new HandOver(dispatch));
+                return;
+            }
+        }
+        dispatch.abandon();
+    }
+
+    /** Waits until every hand-over handed in so far was sent, at most {@code bound}; whether they were. */
+    @Override
+    public boolean awaitQuiet(Duration bound) throws InterruptedException {
+        Future<?> marker;
+        synchronized (this) {
+            if (handOvers == null || closed) {
+                return true;
+            }
+            marker = handOvers.submit(() -> { }); // runs after everything queued before it: one thread, in order
+        }
+        try {
+            marker.get(bound.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            return true;
+        }
     }
 
     @Override
-    public boolean awaitQuiet(Duration bound) {
-        return true;
+    public synchronized int queued() {
+        return handOvers == null ? 0 : handOvers.getQueue().size();
     }
 
-    @Override
-    public int queued() {
-        return 0;
-    }
-
+    /** Stops the hand-over thread; hand-overs not sent yet are abandoned (the transport counts them as missed). */
     @Override
     public void close() {
+        List<Runnable> left;
+        synchronized (this) {
+            closed = true;
+            if (handOvers == null) {
+                return;
+            }
+            left = handOvers.shutdownNow();
+        }
+        for (Runnable task : left) {
+            if (task instanceof HandOver handOver) {
+                handOver.dispatch.abandon();
+            }
+        }
+    }
+
+    /** One hand-over's send, recognisable among the tasks a stopped executor returns. */
+    private record HandOver(Dispatch dispatch) implements Runnable {
+        @Override
+        public void run() {
+            dispatch.send();
+        }
     }
 }

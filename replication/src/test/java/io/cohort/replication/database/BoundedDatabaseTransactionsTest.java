@@ -91,6 +91,37 @@ class BoundedDatabaseTransactionsTest {
     }
 
     @Test
+    void aGracefulStopWithTheDatabaseNotAnsweringEndsWithinItsStopTimeout() throws Exception {
+        ReplicationSettings onShutdown = TestGroup.settings(1, Trigger.ON_SHUTDOWN, Scope.MODIFIED_ATTRIBUTES,
+                new Delivery.Sync(SYNC_TIMEOUT));
+        Duration stopTimeout = Duration.ofSeconds(2);
+        try (PostgresDatabase database = PostgresDatabase.open(); StallingRelay relay = relayTo(database)) {
+            DatabaseNode a = DatabaseNode.start("a", new Relayed(database, relay), onShutdown, Duration.ofMinutes(1),
+                    stopTimeout);
+            List<TestSession> owned = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                TestSession session = new TestSession("stop-" + i + "-" + System.nanoTime(), TestMember.CODEC);
+                synchronized (session) {
+                    session.access(Instant.now()).maxInactive(600_000);
+                    session.set("cart", "EST-" + i);
+                    a.store().created(session);
+                    a.store().requestCompleted(session);
+                }
+                owned.add(session);
+            }
+            relay.stall();
+
+            long start = System.nanoTime();
+            a.stopGracefully(owned);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            // each session's write waits up to the synchronous timeout: one after another on the stopping thread they
+            // held the stop about 17 s, whatever its stopTimeout
+            assertThat(took).as("the stop, with a stopTimeout of %s", stopTimeout).isLessThan(Duration.ofSeconds(8));
+        }
+    }
+
+    @Test
     void aWriteWaitsForAPooledConnectionNoLongerThanItsBudget() throws Exception {
         try (TestDatabase database = new H2Database(); HikariDataSource pool = new HikariDataSource()) {
             pool.setJdbcUrl(database.jdbcUrl());

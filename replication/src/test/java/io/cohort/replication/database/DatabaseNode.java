@@ -52,6 +52,12 @@ final class DatabaseNode implements AutoCloseable {
     /** A node whose service sweeps (and retries failed removals) every {@code sweepInterval}. */
     static DatabaseNode start(String name, TestDatabase database, ReplicationSettings settings, Duration sweepInterval)
             throws Exception {
+        return start(name, database, settings, sweepInterval, Duration.ofSeconds(10));
+    }
+
+    /** A node whose graceful stop waits at most {@code stopTimeout} for the sessions it hands over. */
+    static DatabaseNode start(String name, TestDatabase database, ReplicationSettings settings, Duration sweepInterval,
+            Duration stopTimeout) throws Exception {
         ClusterConfig cluster = new ClusterConfig("test", true, settings, protocol(database), Optional.empty());
         Member self = new Member(name, name, "host-" + name, URI.create("http://127.0.0.1:1/" + name),
                 URI.create("http://127.0.0.1:2/" + name));
@@ -61,7 +67,7 @@ final class DatabaseNode implements AutoCloseable {
         RecordingCache cache = new RecordingCache();
         SessionStore store = service.newStore(APP);
         store.start(new SessionStoreContext(APP, "/" + APP, name, true, DatabaseNode.class.getClassLoader(),
-                TestMember.CODEC, Optional.of(settings), service.clusterView(), meters, cache, Duration.ofSeconds(10)));
+                TestMember.CODEC, Optional.of(settings), service.clusterView(), meters, cache, stopTimeout));
         return new DatabaseNode(name, service, store, meters, cache);
     }
 

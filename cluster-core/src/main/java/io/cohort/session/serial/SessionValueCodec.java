@@ -199,6 +199,10 @@ public final class SessionValueCodec {
     private static final class FilteredObjectInputStream extends ObjectInputStream {
         /** Far deeper than values nest collections (a map of lists of sets is 3), far below a costly hash (2^16). */
         static final int MAX_CONTAINER_NESTING = 16;
+        /** The primitive types by name: a serialized {@code int.class} names one. */
+        private static final Map<String, Class<?>> PRIMITIVES = Map.of("boolean", boolean.class, "byte", byte.class,
+                "char", char.class, "short", short.class, "int", int.class, "long", long.class, "float", float.class,
+                "double", double.class, "void", void.class);
 
         private final ClassLoader loader;
         /** The nesting of each container read so far (elements are read, and counted, before their container). */
@@ -254,12 +258,21 @@ public final class SessionValueCodec {
             return depth == null ? 0 : depth;
         }
 
+        /**
+         * Classes come from the application's class loader only (and the primitive types, which no loader has): not
+         * from the node's, which sees what the application's hides from it (Jetty, Cohort, JGroups, the JDBC
+         * drivers), so a value the application could not even hold is no class to allow.
+         */
         @Override
         protected Class<?> resolveClass(ObjectStreamClass desc) throws IOException, ClassNotFoundException {
             try {
                 return Class.forName(desc.getName(), false, loader);
             } catch (ClassNotFoundException e) {
-                return super.resolveClass(desc);
+                Class<?> primitive = PRIMITIVES.get(desc.getName());
+                if (primitive != null) {
+                    return primitive;
+                }
+                throw e;
             }
         }
     }

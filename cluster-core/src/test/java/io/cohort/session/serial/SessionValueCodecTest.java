@@ -144,6 +144,27 @@ class SessionValueCodecTest {
     }
 
     @Test
+    void aClassTheApplicationCannotLoadIsNotReadWithTheNodesLoaderEvenIfAPatternAllowsIt() {
+        // an application's loader that sees the JDK only, as a web application's does not see the server's classes
+        ClassLoader webApplication = new java.net.URLClassLoader(new java.net.URL[0], ClassLoader.getPlatformClassLoader());
+        SessionValueCodec codec = new SessionValueCodec(webApplication,
+                new AllowListFilter(List.of("io.cohort.session.serial.*"), 1 << 20, 20, 10_000, webApplication,
+                        rejected::add), 1 << 20);
+        byte[] item = codec.serialize("item", new Item("EST-1", new BigDecimal("16.50")));
+
+        assertThatThrownBy(() -> codec.deserialize("item", item)).isInstanceOf(RejectedValueException.class)
+                .hasMessageContaining("class not found in the application");
+    }
+
+    @Test
+    void primitiveTypesAreReadThoughNoClassLoaderHasThem() throws Exception {
+        SessionValueCodec codec = codec(List.of(), 1 << 20, 20);
+        byte[] types = codec.serialize("types", new ArrayList<>(List.of(int.class, long.class, boolean.class)));
+
+        assertThat(codec.deserialize("types", types)).isEqualTo(List.of(int.class, long.class, boolean.class));
+    }
+
+    @Test
     void classAllowedByPatternIsAccepted() throws Exception {
         SessionValueCodec codec = codec(List.of("io.cohort.session.serial.*"), 1 << 20, 20);
         Item item = new Item("EST-1", new BigDecimal("16.50"));

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.PreEncodedHttpField;
 import org.slf4j.Logger;
@@ -37,6 +38,8 @@ final class Backend {
     /** {@link System#nanoTime()} when the member last began an answer to a proxied request; long ago until it does. */
     private volatile long lastAnswerNanos = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
     private final AtomicBoolean lateLogged = new AtomicBoolean();
+    /** {@link System#nanoTime()} when an uncertain connect failure last counted as a failed check; none yet: null. */
+    private final AtomicReference<Long> uncertainCountedAt = new AtomicReference<>();
 
     /**
      * @throws IllegalArgumentException when the member's url has a path: requests keep theirs, and nothing in the
@@ -107,6 +110,18 @@ final class Backend {
 
     MemberMeters meters() {
         return meters;
+    }
+
+    /**
+     * Whether a connect failure that does not tell whether the member is unreachable
+     * ({@link Failures.ConnectFailure#UNCERTAIN}) counts now as a failed health check: at most one per {@code interval},
+     * as the active checks count, so that concurrent requests failing together (the balancer out of file descriptors,
+     * say) count once, not {@code fall} times within milliseconds.
+     */
+    boolean uncertainFailureCounts(java.time.Duration interval) {
+        long now = System.nanoTime();
+        Long last = uncertainCountedAt.get();
+        return (last == null || now - last >= interval.toNanos()) && uncertainCountedAt.compareAndSet(last, now);
     }
 
     double spareCapacity() {

@@ -424,7 +424,8 @@ final class BalancerProxy extends ProxyHandler {
                 }
             }
             case UNCERTAIN -> {
-                if (backend.health().checkFailed() == HealthState.Change.WENT_DOWN) {
+                if (backend.uncertainFailureCounts(config.health().interval())
+                        && backend.health().checkFailed() == HealthState.Change.WENT_DOWN) {
                     LOG.warn("Balancer {} is down (connections failed: {})", backend.logName(), failure.toString());
                 }
             }

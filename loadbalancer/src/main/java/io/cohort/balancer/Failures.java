@@ -26,7 +26,8 @@ final class Failures {
         /**
          * No connection was made, for another I/O reason ({@code ENETUNREACH} and {@code EHOSTDOWN} arrive as a plain
          * {@link java.net.SocketException}, but so does the balancer running out of file descriptors): counted as a
-         * failed health check, so repeated ones take the member down after {@code fall}.
+         * failed health check, at most one per check interval ({@link Backend#uncertainFailureCounts}), so repeated
+         * ones take the member down after {@code fall} intervals.
          */
         UNCERTAIN
     }

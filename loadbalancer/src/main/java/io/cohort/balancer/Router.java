@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Where a request goes (DESIGN.md section 4): to the live owner of its session; when the owner is
  * down or unknown, to the first live member of the backup cookie; otherwise wherever the policy
- * says. A failover is a request whose owner was down that reached a backup holder. Thread-safe.
+ * says. A failover is a request whose owner was down, or failed it (a retry excludes the owner), that reached a
+ * backup holder. Thread-safe.
  */
 final class Router {
 
@@ -27,7 +28,7 @@ final class Router {
      *
      * @param backend  the member
      * @param reason   why
-     * @param failover whether the session's owner was down and a backup holder took the request
+     * @param failover whether the session's owner was down (or failed the request) and a backup holder took it
      */
     record Route(Backend backend, Reason reason, boolean failover) {
     }

@@ -11,6 +11,7 @@ import io.cohort.config.Policy;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Duration;
@@ -289,6 +290,25 @@ class HealthCheckTest {
             assertThat(lb.backend("n1").isUp()).isTrue();
         } finally {
             checkerLog.detachAppender(log);
+        }
+    }
+
+    @Test
+    void uncertainConnectFailuresOfRequestsInQuickSuccessionCountAsOneFailedCheck() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(10), 3, 1);
+        settings.urlMembers = Map.of("a", URI.create("http://member-a.test:8080"));
+        // no connection can be made, for a reason that does not tell whether the member is unreachable: the JDK reports
+        // ENETUNREACH, EHOSTDOWN and the balancer's own EMFILE alike, as a plain SocketException
+        settings.lookups = client -> (host, port, context, promise) -> promise.failed(new SocketException("Too many open files"));
+        try (TestBalancer lb = TestBalancer.start(settings)) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(lb.get("/").statusCode()).isEqualTo(502);
+            }
+
+            assertThat(lb.backend("a").meters().errors.count()).isEqualTo(3);
+            assertThat(lb.backend("a").isUp()).as("up: three failures within an interval count as one failed check of the "
+                    + "three (fall) that take it down").isTrue();
         }
     }
 

@@ -450,7 +450,8 @@ class SessionTakeoverTest {
         String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
         StoredSession copy = stores.copies.get("app/" + id);
         var attributes = new HashMap<>(copy.attributes());
-        attributes.put("evil", serialize(new Gadget()));
+        // a JDK class the application can load, outside the default allow-list (its hash code looks the host up)
+        attributes.put("evil", serialize(new java.net.URL("http://gadget.invalid/")));
         stores.copies.put("app/" + id, new StoredSession(id, copy.version(), copy.created(), copy.lastAccessed(),
                 copy.maxInactiveMillis(), attributes));
 
@@ -459,6 +460,22 @@ class SessionTakeoverTest {
         assertThat(atN2.body()).contains("cart=EST-1").doesNotContain("evil");
         assertThat(n2.node.metrics().registry().get("cohort.session.deserialization.rejected").counter().count())
                 .isEqualTo(1);
+    }
+
+    @Test
+    void valueOfAClassTheApplicationCannotLoadIsDroppedAndCounted() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = idOf(sessionCookie);
+        StoredSession copy = stores.copies.get("app/" + id);
+        var attributes = new HashMap<>(copy.attributes());
+        attributes.put("evil", serialize(new Gadget())); // on the node's class path, hidden from the application
+        stores.copies.put("app/" + id, new StoredSession(id, copy.version(), copy.created(), copy.lastAccessed(),
+                copy.maxInactiveMillis(), attributes));
+
+        HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN2.body()).contains("cart=EST-1").doesNotContain("evil");
+        assertThat(n2.node.metrics().registry().get("cohort.session.values.rejected").counter().count()).isEqualTo(1);
     }
 
     private static byte[] serialize(Object value) throws Exception {

@@ -75,6 +75,19 @@ public interface SessionStore {
         return Optional.empty();
     }
 
+    /**
+     * Whether this node's in-memory copy of a session has gone stale: another node took the session over since, or it
+     * ended elsewhere, and this node did not hear of it (a store over a shared database hears only when it next writes
+     * or checks). Asked on the request thread before a request uses a session the node holds in memory; a store must
+     * answer at once from memory when it can, and bound any I/O (a store that cannot tell in time answers false: the
+     * copy stays in use). When true, the store has already evicted the copy through
+     * {@link SessionCacheControl#evict}, and the node looks the session up as on a cache miss ({@link #load}). The
+     * default, false, suits a store that hears of every takeover (its evictions reach the node by themselves).
+     */
+    default boolean copyStale(String id) {
+        return false;
+    }
+
     /** The session got a new id (e.g. after login). The store forgets {@code oldId}. */
     void idChanged(String oldId, LiveSession session);
 

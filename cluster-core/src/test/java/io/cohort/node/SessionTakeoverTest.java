@@ -223,6 +223,24 @@ class SessionTakeoverTest {
                 .contains("id=" + id, "cart=EST-1");
     }
 
+    @Test
+    void aCopyTheStoreFindsStaleIsLoadedAgainBeforeTheRequestUsesIt() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = idOf(sessionCookie);
+        // another node took the session over and changed the cart, and n1 did not hear of it
+        StoredSession copy = stores.copies.get("app/" + id);
+        var attributes = new HashMap<>(copy.attributes());
+        attributes.put("cart", serialize("EST-2"));
+        stores.copies.put("app/" + id, new StoredSession(id, copy.version() + 1, copy.created(), copy.lastAccessed(),
+                copy.maxInactiveMillis(), attributes));
+        stores.staleCopies.add("app/" + id);
+
+        HttpResponse<String> atN1 = withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie);
+
+        assertThat(atN1.body()).contains("id=" + id, "cart=EST-2");
+        assertThat(stores.staleCopies).as("asked before the request used the copy").isEmpty();
+    }
+
     /** The session's lock, taken once no request uses the session (Jetty releases it after the answer is sent). */
     private static AutoLock lockOnceReleased(ManagedSession session) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -21,6 +21,11 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
     final List<String> attributeChanges = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** How often any store heard {@code requestCompleted}, by {@code application/id}. */
     final java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> completions = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * Sessions, by {@code application/id}, whose in-memory copy a store is to find stale at the next request (another
+     * node took them over without this one hearing): it evicts the copy then, as a store over a shared database does.
+     */
+    final java.util.Set<String> staleCopies = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The routes the stores name as a session's copy holders, by session id. */
     private final Function<String, List<String>> holders;
 
@@ -43,7 +48,21 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
             super(application);
         }
 
-        @Override public void start(SessionStoreContext context) { }
+        private volatile SessionStoreContext context;
+
+        @Override public void start(SessionStoreContext context) {
+            this.context = context;
+        }
+
+        @Override
+        public boolean copyStale(String id) {
+            if (!staleCopies.remove(key(id))) {
+                return false;
+            }
+            context.cache().evict(id);
+            return true;
+        }
+
         @Override public void stop() { }
         @Override public void created(LiveSession session) { }
         @Override

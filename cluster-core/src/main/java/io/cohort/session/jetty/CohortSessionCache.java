@@ -113,10 +113,16 @@ public final class CohortSessionCache extends DefaultSessionCache {
      * A session evicted (taken over by another node) between Jetty finding it in memory and the request entering it
      * is left non-resident, and Jetty's cache, which never evicts on its own, would then give the request no session
      * at all: the application would start a new one and the user's cookie would lose the old. Such a request looks
-     * the session up again instead, from the store, as a request that arrived just after the eviction does.
+     * the session up again instead, from the store, as a request that arrived just after the eviction does. Before a
+     * request enters a session held in memory, the store may find that copy stale ({@link SessionStoreAdapter#copyStale}:
+     * another node took the session over without this node hearing of it); it evicts it, and the request loads the
+     * session from the store.
      */
     @Override
     protected ManagedSession getAndEnter(String id, boolean enter) throws Exception {
+        if (enter && doGet(id) != null) {
+            adapter.copyStale(id);
+        }
         for (int attempt = 1; ; attempt++) {
             ManagedSession held = doGet(id);
             ManagedSession session = super.getAndEnter(id, enter);

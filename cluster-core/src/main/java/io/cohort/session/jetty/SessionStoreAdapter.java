@@ -218,6 +218,12 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         return bound.handOver(data);
     }
 
+    /** Whether the store found this node's in-memory copy stale ({@link SessionStore#copyStale}); it evicted it then. */
+    boolean copyStale(String id) {
+        SessionStore bound = store;
+        return bound != null && !shuttingDown && bound.copyStale(id);
+    }
+
     void beginShutdown() {
         shuttingDown = true;
     }

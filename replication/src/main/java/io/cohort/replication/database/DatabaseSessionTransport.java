@@ -73,6 +73,12 @@ final class DatabaseSessionTransport implements SessionTransport {
     /** Budget of an asynchronous write's transaction, the shutdown hand-over's, and reads without another bound. */
     static final Duration BACKGROUND_TIMEOUT = Duration.ofSeconds(30);
 
+    /**
+     * How long a copy this node holds goes without the database confirming the row is still this node's before a request
+     * that uses it has it checked ({@link #copyStale}).
+     */
+    static final Duration OWNERSHIP_CHECK_AFTER = Duration.ofSeconds(1);
+
     /** The least a load of a session may take, whatever the cache-miss delay. */
     static final Duration SHORTEST_LOAD = Duration.ofSeconds(1);
 
@@ -230,6 +236,41 @@ final class DatabaseSessionTransport implements SessionTransport {
             metrics.lookedUp(LookupOutcome.NOT_FOUND);
             return Optional.empty();
         }
+    }
+
+    /**
+     * Whether this node's copy has gone stale: another node loaded (claimed) the session since the database last
+     * confirmed the row is this node's, or its row is gone (signed off elsewhere, or swept). Without this check a node
+     * the balancer had passed by would serve its old copy to every request that comes back to it (the old cart, or
+     * signed on after a sign-off elsewhere) until its next write conflicted, and that write's change would be lost.
+     * Checked at most once per {@link #OWNERSHIP_CHECK_AFTER} without a write that confirmed it (one primary-key
+     * {@code SELECT}), only for a session whose row this node has written or claimed; bounded as a load is, and a
+     * database that does not answer in time leaves the copy in use. A stale copy is handled as a conflicting write is:
+     * counted in {@code conflicts}, disowned and evicted, so the request loads the session from the database.
+     */
+    @Override
+    public boolean copyStale(String sessionId) {
+        TrackedSessions.State state = tracked.get(sessionId);
+        long now = System.nanoTime();
+        if (state == null || !state.committed || now - state.confirmedNanos < OWNERSHIP_CHECK_AFTER.toNanos()) {
+            return false;
+        }
+        state.confirmedNanos = now;
+        Optional<String> owner;
+        try {
+            owner = loader.owner(sessionId, TransactionDeadline.after(loadBudget(cacheMissDelay)));
+        } catch (SQLException e) {
+            failed("checking who owns session " + sessionId, e);
+            return false;
+        }
+        if (owner.isPresent() && owner.get().equals(writerNode())) {
+            return false;
+        }
+        if (tracked.get(sessionId) != state) {
+            return false; // written, renamed or removed meanwhile by this node: not the copy that was checked
+        }
+        lost(sessionId);
+        return true;
     }
 
     /** Every node can load every session from the database: no member holds a copy for this one. */
@@ -408,6 +449,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                     TrackedSessions.State state = tracked.get(store.sessionId());
                     if (state != null) {
                         state.committed = true;
+                        state.confirmedNanos = System.nanoTime();
                         if (!store.renamedFrom().isEmpty() && store.renamedFrom().equals(state.renamedFrom)) {
                             state.renamedFrom = List.of(); // the rows are under this id now
                         }
@@ -418,6 +460,10 @@ final class DatabaseSessionTransport implements SessionTransport {
                     metrics.sent(store.change().attributeCount(), store.estimatedBytes());
                 } else {
                     metrics.sentBytes(write.estimatedBytes());
+                    TrackedSessions.State touched = write instanceof Touch ? tracked.get(write.sessionId()) : null;
+                    if (touched != null) {
+                        touched.confirmedNanos = System.nanoTime();
+                    }
                     if (write instanceof Removal removal) {
                         tracked.removalDone(write.sessionId());
                         removal.formerIds().forEach(tracked::removalDone);

@@ -102,6 +102,19 @@ final class SessionLoader {
         }
     }
 
+    /** The node that owns the session's row; empty when there is no row. */
+    Optional<String> owner(String id, TransactionDeadline deadline) throws SQLException {
+        try (Connection connection = connections.acquire(deadline);
+             PreparedStatement select = connection.prepareStatement(tables.selectOwnerAndVersion())) {
+            select.setQueryTimeout(deadline.querySeconds());
+            select.setString(1, application);
+            select.setString(2, id);
+            try (ResultSet row = select.executeQuery()) {
+                return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+            }
+        }
+    }
+
     private Optional<Loaded> read(Connection connection, String id, TransactionDeadline deadline) throws SQLException {
         long version;
         String owner;

@@ -36,6 +36,11 @@ final class TrackedSessions {
         volatile boolean committed;
         /** A change may be missing in the database: the next one is sent in full. */
         volatile boolean needsFull;
+        /**
+         * {@link System#nanoTime()} when the database last confirmed the row is this node's: a write or touch under the
+         * owner check, the claim of a load, or an ownership check ({@link DatabaseSessionTransport#copyStale}).
+         */
+        volatile long confirmedNanos = System.nanoTime();
         /** The last access time in the database as this node wrote it (epoch ms). */
         volatile long lastAccessWritten;
         /** The inactive interval in the database as this node wrote (or loaded) it (ms; 0 or less: never expires). */

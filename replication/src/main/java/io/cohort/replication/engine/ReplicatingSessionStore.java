@@ -243,6 +243,20 @@ public final class ReplicatingSessionStore implements SessionStore {
     }
 
     @Override
+    public boolean copyStale(String id) {
+        Running r = running;
+        if (r == null) {
+            return false;
+        }
+        try {
+            return r.transport().copyStale(id);
+        } catch (RuntimeException e) {
+            failure(r, id, e);
+            return false;
+        }
+    }
+
+    @Override
     public List<String> copyHolders(String id) {
         Running r = running;
         return r == null ? List.of() : r.transport().copyHolders(id);

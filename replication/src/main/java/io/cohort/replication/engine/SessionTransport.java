@@ -111,4 +111,15 @@ public interface SessionTransport {
 
     /** Stops serving the application; bounded in time. Copies held for others stay with the node. */
     void close();
+
+    /**
+     * Whether this node's in-memory copy of a session it owns has gone stale: another node took the session over, or
+     * it ended elsewhere, without this node having heard. Asked on a request thread before a request uses the copy, so
+     * it must be cheap in the common case and bounded otherwise. When true, the transport has already disowned the
+     * session and had the node evict the copy ({@link io.cohort.session.SessionCacheControl#evict}). The default,
+     * false, is for transports that hear of every takeover.
+     */
+    default boolean copyStale(String sessionId) {
+        return false;
+    }
 }

@@ -146,6 +146,66 @@ class OptimisticConcurrencyTest {
     }
 
     @Test
+    void aCopyAnotherNodeLoadedSinceIsFoundStaleBeforeARequestUsesIt() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+            assertThat(a.store().copyStale(atA.id())).as("just written by a").isFalse();
+            TestSession atB = TestSession.continuing(b.store().load(atA.id()).orElseThrow(), TestMember.CODEC);
+            synchronized (atB) { // the balancer passed a by; the user shops on at b
+                atB.set("cart", "EST-2");
+                b.store().attributeChanged(atB, "cart");
+                b.store().requestCompleted(atB);
+            }
+            Thread.sleep(DatabaseSessionTransport.OWNERSHIP_CHECK_AFTER.toMillis() + 100); // the user comes back to a
+
+            assertThat(a.store().copyStale(atA.id())).isTrue();
+            assertThat(a.cache().evicted()).containsExactly(atA.id());
+            assertThat(a.conflicts()).isEqualTo(1);
+            StoredSession current = a.store().load(atA.id()).orElseThrow(); // the request's lookup
+            assertThat(TestMember.CODEC.deserialize("cart", current.attributes().get("cart"))).isEqualTo("EST-2");
+            assertThat(a.store().copyStale(atA.id())).as("loaded again: a's now").isFalse();
+        }
+    }
+
+    @Test
+    void aCopyWhoseSessionWasSignedOffElsewhereIsFoundStale() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("user", "alice"));
+            TestSession atB = TestSession.continuing(b.store().load(atA.id()).orElseThrow(), TestMember.CODEC);
+            synchronized (atB) {
+                b.store().removed(atB.id(), RemovalCause.INVALIDATED); // signed off at b
+            }
+            Thread.sleep(DatabaseSessionTransport.OWNERSHIP_CHECK_AFTER.toMillis() + 100);
+
+            assertThat(a.store().copyStale(atA.id())).isTrue();
+            assertThat(a.store().load(atA.id())).as("the signed-off session, looked up at a").isEmpty();
+        }
+    }
+
+    @Test
+    void aCopyStillThisNodesIsCheckedAtMostOncePerInterval() throws Exception {
+        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+        try (TestDatabase database = new H2Database();
+             DatabaseNode a = DatabaseNode.start("a", database, settings);
+             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+            ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
+            Thread.sleep(DatabaseSessionTransport.OWNERSHIP_CHECK_AFTER.toMillis() + 100);
+            assertThat(a.store().copyStale(atA.id())).as("checked: still a's").isFalse();
+
+            b.store().load(atA.id()).orElseThrow(); // taken over right after the check
+
+            assertThat(a.store().copyStale(atA.id())).as("not checked again within the interval").isFalse();
+            assertThat(a.cache().evicted()).isEmpty();
+        }
+    }
+
+    @Test
     void aStaleOwnerThatGivesTheSessionANewIdDoesNotPublishItsStaleCopyUnderIt() throws Exception {
         for (Trigger trigger : List.of(Trigger.ON_REQUEST_END, Trigger.ON_SET_ATTRIBUTE)) {
             try (TestDatabase database = new H2Database();

@@ -42,7 +42,7 @@ final class SessionSnapshot {
         }
         Map<String, byte[]> values = new HashMap<>();
         Set<String> removed = new HashSet<>();
-        Set<String> unsent = new HashSet<>();
+        Set<String> unsent = null; // made only for a value that fails: the hot path allocates nothing for it
         for (String name : names) {
             try {
                 byte[] value = session.serializedAttribute(name);
@@ -52,6 +52,9 @@ final class SessionSnapshot {
                     removed.add(name);
                 }
             } catch (IllegalStateException | IllegalArgumentException e) {
+                if (unsent == null) {
+                    unsent = new HashSet<>();
+                }
                 unsent.add(name);
                 metrics.failed();
                 if (loggedFailures.add(name)) {
@@ -61,10 +64,11 @@ final class SessionSnapshot {
             }
         }
         long version = session.nextVersion();
-        if (unsent.isEmpty()) {
+        if (unsent == null) {
             session.markReplicated();
         }
         return Optional.of(new SessionChange(session.id(), version, everything ? ChangeKind.FULL : ChangeKind.DELTA,
-                session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed, unsent));
+                session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed,
+                unsent == null ? Set.of() : unsent));
     }
 }

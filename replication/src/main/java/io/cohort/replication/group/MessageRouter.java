@@ -171,7 +171,7 @@ final class MessageRouter implements Inbox {
                 owner.fullCopyRequested(sender, request.sessionId(), request.correlation());
             }
         } else if (message instanceof Lookup lookup) {
-            answerLookup(from, lookup);
+            answerLookup(from, sender, lookup);
         } else if (message instanceof TakenOver notice) {
             received.bytes(notice.application(), length);
             group.backups().takenOver(notice.application(), notice.sessionId(), sender, notice.version(),
@@ -225,9 +225,10 @@ final class MessageRouter implements Inbox {
         acknowledge(from, update.correlation());
     }
 
-    private void answerLookup(Address from, Lookup lookup) {
+    private void answerLookup(Address from, String sender, Lookup lookup) {
         GroupSessionTransport local = applications.get(lookup.application());
-        Optional<StoredSession> copy = local == null ? Optional.empty() : local.owned().shadow(lookup.sessionId());
+        Optional<StoredSession> copy = local == null ? Optional.empty()
+                : local.owned().shadowForLookup(lookup.sessionId(), sender);
         if (copy.isEmpty()) {
             copy = group.backups().get(lookup.application(), lookup.sessionId());
         }

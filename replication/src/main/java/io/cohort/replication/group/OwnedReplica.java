@@ -2,7 +2,9 @@ package io.cohort.replication.group;
 
 import io.cohort.session.StoredSession;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the owner remembers about one of its sessions: the state its holders should have (the
@@ -31,6 +33,12 @@ final class OwnedReplica {
     long confirming;
     /** The version at which this node took the session over, or {@link #NOT_TAKEN_OVER}. */
     final long takenOverAt;
+    /**
+     * Members whose lookup of the session this node answered from this replica, as its owner: a member that then takes
+     * the session over does so after this node did, with this node's state, and this node yields to it whatever the
+     * versions ({@link OwnedSessions#takenOverBy}).
+     */
+    final Set<String> answeredAsOwner = new HashSet<>();
     /** The last-access time last sent to the holders, in epoch milliseconds. */
     long lastAccessSent;
 

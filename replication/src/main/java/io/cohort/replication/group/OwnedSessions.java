@@ -83,15 +83,41 @@ final class OwnedSessions {
     }
 
     /**
-     * {@code newOwner} announced it took the session over at {@code version}. This node yields,
-     * unless it took the session over itself at the same version (two members raced for it) and
-     * wins the tie by having the lower member name.
+     * The owner's current state of a session, for {@code asker}'s lookup: remembered, so that when the asker then takes
+     * the session over this node yields to it ({@link #takenOverBy}).
+     */
+    Optional<StoredSession> shadowForLookup(String sessionId, String asker) {
+        OwnedReplica replica = owned.get(sessionId);
+        if (replica == null) {
+            return Optional.empty();
+        }
+        synchronized (replica) {
+            if (replica.shadow != null) {
+                replica.answeredAsOwner.add(asker);
+            }
+            return Optional.ofNullable(replica.shadow);
+        }
+    }
+
+    /**
+     * {@code newOwner} announced it took the session over at {@code version}. This node yields, unless it took the
+     * session over itself at the same version while the other did too (two members raced for it: neither had the
+     * other's answer as owner) and wins the tie by having the lower member name. A member whose lookup this node
+     * answered as owner took it over later, from this node's state: this node yields to it at any version (a session
+     * only read since this node took it over is still at the version it took it over at).
      *
      * @return the state this node had as owner, if it yielded
      */
     Optional<StoredSession> takenOverBy(String self, String newOwner, String sessionId, long version) {
         OwnedReplica replica = owned.get(sessionId);
-        if (replica == null || (replica.takenOverAt == version && self.compareTo(newOwner) < 0)) {
+        if (replica == null) {
+            return Optional.empty();
+        }
+        boolean raced;
+        synchronized (replica) {
+            raced = replica.takenOverAt == version && !replica.answeredAsOwner.contains(newOwner);
+        }
+        if (raced && self.compareTo(newOwner) < 0) {
             return Optional.empty();
         }
         if (!owned.remove(sessionId, replica)) {

@@ -332,4 +332,40 @@ class TakeoverTest {
         return new ReplicaPlacement(1, true).likelyHolders(sessionId, others).stream().map(Member::name).toList();
     }
 
+
+    @Test
+    void anOwnerWhoseStateAnotherMemberLookedUpAndTookOverStepsBackAtTheVersionItTookItOverAt() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
+            List<TestMember> members = group.startMembers(4);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            TestMember c = members.get(2);
+            ShopVisit visit = new ShopVisit(c).request(Map.of("cart", "EST-1"));
+            String id = visit.id();
+            StoredSession atA = a.store().load(id).orElseThrow(); // c's user failed over to a, and only reads since
+            Await.until("c stepped back", () -> c.cache().evicted().contains(id));
+
+            // a missed a health check: the balancer sends the user to b, which takes the session over from a's state,
+            // at the version a took it over at (a "lower" name than b, which wins a tie between two racing takeovers)
+            StoredSession atB = b.store().load(id).orElseThrow();
+            assertThat(atB.version()).isEqualTo(atA.version());
+
+            Await.until("a stepped back", () -> a.cache().evicted().contains(id));
+            assertThat(a.service().transportOf(TestGroup.APP).owned().owns(id)).as("a owns the session").isFalse();
+            assertThat(b.service().transportOf(TestGroup.APP).owned().owns(id)).as("b owns the session").isTrue();
+            double sentByA = a.changesSent();
+            TestSession stale = TestSession.continuing(atA, TestMember.CODEC); // a request still on its way to a
+            synchronized (stale) {
+                stale.set("cart", "stale");
+                a.store().attributeChanged(stale, "cart");
+            }
+            a.requestCompleted(stale);
+            assertThat(a.changesSent()).as("changes a replicated after b took over").isEqualTo(sentByA);
+            a.store().removed(id, RemovalCause.EXPIRED); // a's forgotten copy times out
+            Thread.sleep(300); // nothing to wait for: an expiry that reached b would take the session from it
+            assertThat(b.service().transportOf(TestGroup.APP).owned().owns(id)).as("b still owns the session").isTrue();
+        }
+    }
+
 }

@@ -116,7 +116,7 @@ final class GroupSessionTransport implements SessionTransport {
 
     @Override
     public Dispatch prepare(SessionChange change, boolean acknowledged) {
-        OwnedReplica replica = owned.replicaForChange(change.id());
+        OwnedReplica replica = owned.replicaForChange(change.id(), change.kind() == ChangeKind.FULL);
         if (replica == null) {
             return Dispatch.NONE; // another member took the session over
         }

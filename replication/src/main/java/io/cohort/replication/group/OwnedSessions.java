@@ -21,12 +21,23 @@ final class OwnedSessions {
     private final ConcurrentMap<String, OwnedReplica> owned = new ConcurrentHashMap<>();
     private final Set<String> disowned = ConcurrentHashMap.newKeySet();
 
-    /** The replica of a session this node owns, created at its first change; null if it was taken over elsewhere. */
-    OwnedReplica replicaForChange(String sessionId) {
+    /**
+     * The replica of a session this node owns, created at its first change, which is a full copy; null if it was taken
+     * over elsewhere. A delta finds the replica its earlier changes built, or none: the session left this node between
+     * the engine's look and this one (a takeover elsewhere), and a replica made from the delta alone would hold only its
+     * attributes, which the holders would then get as the whole session.
+     *
+     * @param full whether the change is a full copy
+     */
+    OwnedReplica replicaForChange(String sessionId, boolean full) {
         if (disowned.contains(sessionId)) {
             return null;
         }
-        return owned.computeIfAbsent(sessionId, id -> new OwnedReplica(null, OwnedReplica.NOT_TAKEN_OVER));
+        if (!full) {
+            return owned.get(sessionId);
+        }
+        return owned.computeIfAbsent(sessionId,
+                id -> disowned.contains(id) ? null : new OwnedReplica(null, OwnedReplica.NOT_TAKEN_OVER));
     }
 
     OwnedReplica get(String sessionId) {
@@ -75,11 +86,11 @@ final class OwnedSessions {
 
     /** Another member owns the session now (or removed it): stop replicating it from here. */
     void disown(String sessionId) {
-        owned.remove(sessionId);
         if (disowned.size() >= MAX_DISOWNED) {
             disowned.clear();
         }
-        disowned.add(sessionId);
+        disowned.add(sessionId); // first: a change prepared meanwhile finds it disowned, not a replica to make anew
+        owned.remove(sessionId);
     }
 
     /**

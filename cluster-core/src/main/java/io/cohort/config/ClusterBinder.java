@@ -47,14 +47,19 @@ final class ClusterBinder {
     }
 
     private SecurityConfig security(SourceElement at, RawCohort.RawSecurity raw, ProtocolConfig protocol) throws ConfigException {
+        if (protocol instanceof DatabaseProtocol) {
+            // nothing would use it: members of the database protocol never talk to each other, and the connection's
+            // security (TLS, the password) is the data source's, in its JDBC URL
+            throw at.error(at.tag() + " has no effect with the <database> protocol: its members talk only to the database",
+                    "no <security>; secure the database connection in its JDBC URL (PostgreSQL: ?sslmode=verify-full)");
+        }
         Secret secret = secrets.required(at, "secret-env", raw.secretEnv, "secret-file", raw.secretFile);
         boolean encrypt = at.flag("encrypt", raw.encrypt);
         // absent: peer members encrypt over TLS, which authenticates a connection before a byte of JGroups is read
         boolean tls = raw.tls == null ? protocol instanceof PeerProtocol && encrypt : at.flag("tls", raw.tls);
         if (tls && !(protocol instanceof PeerProtocol)) {
             throw at.attributeError("tls", "tls=\"true\" on " + at.tag() + " needs the <peer> protocol: members of "
-                    + (protocol instanceof MulticastProtocol ? "a multicast group send UDP datagrams, which TLS cannot carry"
-                    : "the database protocol talk to the database, not to each other"), "tls=\"false\", or <peer>");
+                    + "a multicast group send UDP datagrams, which TLS cannot carry", "tls=\"false\", or <peer>");
         }
         if (tls && !encrypt) {
             throw at.attributeError("encrypt", "encrypt=\"false\" on " + at.tag() + " contradicts tls=\"true\": TLS always encrypts",

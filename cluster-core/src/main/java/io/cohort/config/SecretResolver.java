@@ -1,6 +1,7 @@
 package io.cohort.config;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +15,7 @@ import java.util.function.Function;
  */
 final class SecretResolver {
 
-    private static final long MAX_FILE_BYTES = 64 * 1024;
+    private static final int MAX_FILE_BYTES = 64 * 1024;
 
     private final Function<String, String> env;
     private final Path baseDir;
@@ -52,30 +53,45 @@ final class SecretResolver {
         String raw = env.apply(variable);
         // trailing line ends go, as from a file: `$(cat token)` keeps none, but a Kubernetes secret made from a file does
         String value = raw == null ? null : withoutTrailingLineEnds(raw);
-        if (value == null || value.isEmpty()) {
+        if (value == null || value.isBlank()) {
             throw at.attributeError(attribute, "environment variable " + variable + " (" + attribute + " on " + at.tag() + ") is "
                     + (value == null ? "not set" : "empty"), "the variable to hold the secret");
         }
+        checkEnds(at, attribute, value, "environment variable " + variable);
         return new Secret(value, "environment variable " + variable);
     }
 
     private Secret fromFile(SourceElement at, String attribute, Path file) throws ConfigException {
         String value;
-        try {
-            if (Files.size(file) > MAX_FILE_BYTES) {
+        try (InputStream in = Files.newInputStream(file)) {
+            // read to the bound, not to the size the file system reports: a device, a pipe or a /proc file reports 0
+            byte[] bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+            if (bytes.length > MAX_FILE_BYTES) {
                 throw at.attributeError(attribute, "secret file " + file + " (" + attribute + " on " + at.tag() + ") is larger than 64KiB",
                         "a file holding only the secret");
             }
-            value = withoutTrailingLineEnds(Files.readString(file, StandardCharsets.UTF_8));
+            value = withoutTrailingLineEnds(new String(bytes, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw at.attributeError(attribute, "cannot read secret file " + file + " (" + attribute + " on " + at.tag() + "): "
                     + e.getClass().getSimpleName(), "a readable file holding the secret");
         }
-        if (value.isEmpty()) {
+        if (value.isBlank()) {
             throw at.attributeError(attribute, "secret file " + file + " (" + attribute + " on " + at.tag() + ") is empty",
                     "a file holding the secret");
         }
+        checkEnds(at, attribute, value, "secret file " + file);
         return new Secret(value, "file " + file);
+    }
+
+    /**
+     * Refuses a secret with spaces at either end: an HTTP client and Jetty trim them from an {@code Authorization}
+     * header, so such an admin token would be refused every time, and a cluster secret so written is a slip of the pen.
+     */
+    private static void checkEnds(SourceElement at, String attribute, String value, String source) throws ConfigException {
+        if (!value.equals(value.strip())) {
+            throw at.attributeError(attribute, source + " (" + attribute + " on " + at.tag() + ") holds a secret with spaces at its "
+                    + "start or end", "the secret alone, without surrounding spaces");
+        }
     }
 
     private static String withoutTrailingLineEnds(String value) {

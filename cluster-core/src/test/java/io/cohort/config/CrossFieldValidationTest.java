@@ -308,8 +308,6 @@ class CrossFieldValidationTest {
         assertThat(errorOfText(cluster("    <protocol><multicast ip=\"228.8.8.8\"/></protocol>\n    <security secret-env=\"S\" tls=\"true\"/>"), env))
                 .hasMessage("cohort.xml:6:30: tls=\"true\" on <security> needs the <peer> protocol: members of a multicast group "
                         + "send UDP datagrams, which TLS cannot carry; expected tls=\"false\", or <peer>");
-        assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/shop\"/></protocol>\n    <security secret-env=\"S\" tls=\"true\"/>"), env))
-                .hasMessageContaining("the database protocol talk to the database, not to each other");
         assertThat(errorOfText(cluster("    <protocol><peer/></protocol>\n    <security secret-env=\"S\" tls=\"true\" encrypt=\"false\"/>"), env))
                 .hasMessage("cohort.xml:6:41: encrypt=\"false\" on <security> contradicts tls=\"true\": TLS always encrypts; "
                         + "expected no encrypt attribute (or encrypt=\"true\") with tls=\"true\"");
@@ -317,6 +315,17 @@ class CrossFieldValidationTest {
                 .cluster().orElseThrow().security().orElseThrow();
         assertThat(security.tls()).isTrue();
         assertThat(security.encrypt()).isTrue();
+    }
+
+    @Test
+    void securityWithTheDatabaseProtocolIsRefusedAtItsElement() {
+        // nothing would use the secret: the members talk only to the database, whose connection the JDBC URL secures
+        for (String attributes : new String[] {"", " tls=\"true\"", " encrypt=\"false\""}) {
+            assertThat(errorOfText(cluster("    <protocol><database data-source=\"jdbc/shop\"/></protocol>\n    <security secret-env=\"S\""
+                    + attributes + "/>"), Map.of("S", "k7Qw2ZrT9pLx4VbN8sYd")))
+                    .hasMessageStartingWith("cohort.xml:6:5: <security> has no effect with the <database> protocol")
+                    .hasMessageContaining("sslmode");
+        }
     }
 
     @Test

@@ -97,6 +97,36 @@ class SecretsTest {
                 + "expected a file holding only the secret");
     }
 
+    @Test
+    void aSecretFileWithoutAnEndIsRefusedAtItsAttribute() {
+        // a device (or a pipe, or a /proc file) reports a size of 0: the bound holds for what is read
+        ConfigException e = org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse(
+                "cohort.xml", new java.io.ByteArrayInputStream("""
+                        <cohort xmlns="urn:cohort:config:1">
+                          <node name="n1"/>
+                          <admin token-file="/dev/zero"/>
+                        </cohort>""".getBytes()), dir, Map.<String, String>of()::get));
+
+        assertThat(e).hasMessage("cohort.xml:3:10: secret file /dev/zero (token-file on <admin>) is larger than 64KiB; "
+                + "expected a file holding only the secret");
+    }
+
+    @Test
+    void aTokenWithSpacesAtItsEndsIsRefusedWithoutShowingIt() {
+        String xml = """
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <admin token-env="TOKEN"/>
+                </cohort>""";
+        for (String token : new String[] {" admin-token-1", "admin-token-1 \n", "   "}) {
+            ConfigException e = org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse(
+                    "cohort.xml", new java.io.ByteArrayInputStream(xml.getBytes()), dir, Map.of("TOKEN", token)::get));
+
+            assertThat(e).as("token %s", token.replace("\n", "\\n")).hasMessageStartingWith("cohort.xml:3:10: environment variable TOKEN")
+                    .hasMessageNotContaining("admin-token-1");
+        }
+    }
+
     private CohortConfig parseFull() throws Exception {
         Files.createDirectories(dir.resolve("secrets"));
         Files.writeString(dir.resolve("secrets/admin-token"), "admin-token-1\n");

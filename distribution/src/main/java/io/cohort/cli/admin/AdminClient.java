@@ -86,7 +86,11 @@ public final class AdminClient {
     private HttpRequest.Builder request(URI admin, String path, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(admin.resolve(path)).timeout(timeout);
         if (token != null) {
-            request.header("Authorization", "Bearer " + token);
+            try {
+                request.header("Authorization", "Bearer " + token);
+            } catch (IllegalArgumentException e) { // the JDK's message quotes the header's value: never the token
+                throw new IllegalArgumentException("the admin token holds characters an HTTP header cannot carry");
+            }
         }
         return request;
     }

@@ -37,9 +37,9 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
         return pattern.protocol().filter("database"::equals).isPresent();
     }
 
-    /** Whether the nodes need the cluster secret in {@link #SECRET_ENV}. */
+    /** Whether the nodes need the cluster secret in {@link #SECRET_ENV}: they form a group whose pattern secures it. */
     boolean usesSecret() {
-        return pattern.replicates() && pattern.security().usesSecret();
+        return formsGroup() && pattern.security().usesSecret();
     }
 
     /** The {@code <cluster>} element of node {@code index} (0-based), or nothing without replication. */
@@ -61,6 +61,9 @@ public record ReplicationPlan(ReplicationPattern pattern, List<Integer> ports) {
     }
 
     private String securityXml() {
+        if (!formsGroup()) {
+            return ""; // the database protocol's members talk only to the database: no cluster secret
+        }
         return switch (pattern.security()) {
             case NONE -> "";
             case AUTHENTICATED -> "<security secret-env=\"" + SECRET_ENV + "\" encrypt=\"false\"/>";

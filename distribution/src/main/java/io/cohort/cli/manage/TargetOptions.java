@@ -51,10 +51,10 @@ public final class TargetOptions {
             throw CommandFailure.usage("give --cluster or --admin, not both");
         }
         Optional<String> fromEnvVar = Optional.ofNullable(tokenEnv).map(name -> Optional
-                .ofNullable(environment.apply(name)).filter(v -> !v.isBlank())
+                .ofNullable(environment.apply(name)).map(v -> token(v, name)).filter(v -> !v.isEmpty())
                 .orElseThrow(() -> CommandFailure.usage("--token-env " + name + ": the variable is not set")));
         Optional<String> defaultToken = Optional.ofNullable(environment.apply(PlannedNode.TOKEN_ENV))
-                .filter(v -> !v.isBlank());
+                .map(v -> token(v, PlannedNode.TOKEN_ENV)).filter(v -> !v.isEmpty());
         if (adminUrls != null) {
             List<Target> nodes = adminUrls.stream().map(TargetOptions::target).toList();
             return new Targets(nodes, fromEnvVar.or(() -> defaultToken));
@@ -62,6 +62,23 @@ public final class TargetOptions {
         ClusterState state = readState(clusterFile == null ? DEFAULT_CLUSTER_FILE : clusterFile);
         List<Target> nodes = state.nodes().stream().map(n -> new Target(n.name(), n.admin())).toList();
         return new Targets(nodes, fromEnvVar.or(() -> Optional.of(state.adminToken())).or(() -> defaultToken));
+    }
+
+    /**
+     * The token as a node reads the same variable: without trailing line ends (a Kubernetes secret made from a file
+     * has one); empty when blank. A token that still holds a control character, or spaces at either end, cannot be
+     * sent in an {@code Authorization} header as the node compares it: a usage error that does not show the value.
+     */
+    static String token(String raw, String variable) {
+        String value = raw.replaceFirst("[\\r\\n]+$", "");
+        if (value.isBlank()) {
+            return "";
+        }
+        if (!value.equals(value.strip()) || value.chars().anyMatch(Character::isISOControl)) {
+            throw CommandFailure.usage(variable + ": the admin token has spaces at its start or end, or a control "
+                    + "character, which an HTTP header cannot carry");
+        }
+        return value;
     }
 
     private static Target target(URI admin) {

@@ -54,6 +54,10 @@ class ReplicationPatternTest {
         assertThat(authenticated.usesSecret()).isTrue();
         assertThat(open.usesSecret()).isFalse();
         assertThat(new ReplicationPlan(ReplicationPattern.NONE, List.of()).usesSecret()).isFalse();
+        ReplicationPlan database = new ReplicationPlan(ReplicationPattern.parse("3211"), List.of());
+        assertThat(database.configXml("c", 0)).as("the database protocol: nothing uses a cluster secret")
+                .contains("<database").doesNotContain("<security");
+        assertThat(database.usesSecret()).isFalse();
         assertThat(List.of("2211", "2211s3", "2211s4", "2211s1", "1211", "3211", "none"))
                 .as("over TLS: peer with s2 or s3")
                 .map(name -> name.equals("none") ? ReplicationPattern.NONE.overTls() : ReplicationPattern.parse(name).overTls())

@@ -44,8 +44,22 @@ final class BackupStore {
         REMOVED
     }
 
-    /** A copy and the member it came from. */
-    record Copy(StoredSession session, String owner) {
+    /**
+     * A copy and the member it came from.
+     *
+     * @param replacedOwner the member whose copy this was until {@code owner} took the session over from it
+     *     ({@link #takenOver}), or null: changes that member still had on their way are stale here
+     */
+    record Copy(StoredSession session, String owner, String replacedOwner) {
+
+        Copy(StoredSession session, String owner) {
+            this(session, owner, null);
+        }
+
+        /** The same copy holding {@code session}, from {@code from}: the replaced owner is kept while the owner is. */
+        Copy with(StoredSession next, String from) {
+            return new Copy(next, from, from.equals(owner) ? replacedOwner : null);
+        }
     }
 
     /** A removed id: when, and the highest version refused ({@link Long#MAX_VALUE}: every version). */
@@ -84,17 +98,22 @@ final class BackupStore {
                 outcome[0] = Outcome.REMOVED;
                 return null;
             }
+            if (copy != null && owner.equals(copy.replacedOwner()) && !owner.equals(copy.owner())) {
+                // a change the former owner sent before it learnt that another member took the session over: the
+                // copy follows the new owner's versions now, which the former owner's would shadow
+                return copy;
+            }
             long held = copy == null ? -1 : copy.session().version();
             if (change.kind() == ChangeKind.FULL) {
                 if (change.version() > held) {
                     outcome[0] = Outcome.APPLIED;
-                    return new Copy(change.applyTo(null), owner);
+                    return copy == null ? new Copy(change.applyTo(null), owner) : copy.with(change.applyTo(null), owner);
                 }
                 return copy;
             }
             if (copy != null && change.version() == held + 1) {
                 outcome[0] = Outcome.APPLIED;
-                return new Copy(change.applyTo(copy.session()), owner);
+                return copy.with(change.applyTo(copy.session()), owner);
             }
             if (copy == null || change.version() > held + 1) {
                 outcome[0] = Outcome.GAP;
@@ -163,7 +182,7 @@ final class BackupStore {
             if (s.version() != version || !lastAccessed.isAfter(s.lastAccessed())) {
                 return copy;
             }
-            return new Copy(new StoredSession(s.id(), s.version(), s.created(), lastAccessed, s.maxInactiveMillis(),
+            return copy.with(new StoredSession(s.id(), s.version(), s.created(), lastAccessed, s.maxInactiveMillis(),
                     s.attributes()), copy.owner());
         });
     }
@@ -179,7 +198,7 @@ final class BackupStore {
                 return copy;
             }
             if (holders.contains(self) && copy.session().version() == version) {
-                return new Copy(copy.session(), newOwner);
+                return new Copy(copy.session(), newOwner, copy.owner());
             }
             return null;
         });

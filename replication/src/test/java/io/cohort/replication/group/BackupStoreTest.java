@@ -41,6 +41,31 @@ class BackupStoreTest {
     }
 
     @Test
+    void aChangeTheFormerOwnerSentBeforeItLearntOfATakeoverDoesNotShadowTheNewOwnersChange() {
+        store.apply("shop", "a", full(1, "x"));
+        store.takenOver("shop", "s", "b", 1, List.of("x"), "x"); // b took the session over from a; x keeps its copy
+
+        // a's change, sent before a heard of it, arrives after the notice: b's change of that version must apply
+        assertThat(store.apply("shop", "a", delta(2, "from-a"))).isEqualTo(BackupStore.Outcome.STALE);
+        assertThat(store.apply("shop", "b", delta(2, "from-b"))).isEqualTo(BackupStore.Outcome.APPLIED);
+        assertThat(store.apply("shop", "a", full(3, "from-a"))).as("a's full copy too").isEqualTo(BackupStore.Outcome.STALE);
+        assertThat(store.apply("shop", "b", delta(3, "from-b again"))).isEqualTo(BackupStore.Outcome.APPLIED);
+
+        assertThat(new String(store.get("shop", "s").orElseThrow().attributes().get("b"))).isEqualTo("from-b again");
+    }
+
+    @Test
+    void aMemberThatTookTheSessionBackIsItsOwnerAgain() {
+        store.apply("shop", "a", full(1, "x"));
+        store.takenOver("shop", "s", "b", 1, List.of("x"), "x");
+        store.takenOver("shop", "s", "a", 1, List.of("x"), "x"); // and a took it back from b
+
+        assertThat(store.apply("shop", "a", delta(2, "from-a"))).isEqualTo(BackupStore.Outcome.APPLIED);
+        assertThat(store.apply("shop", "b", delta(3, "from-b"))).as("b's, now the former owner's")
+                .isEqualTo(BackupStore.Outcome.STALE);
+    }
+
+    @Test
     void aDeltaWithoutACopyIsAGapAndAnOlderFullCopyNeverWins() {
         assertThat(store.apply("shop", "a", delta(3, "y"))).isEqualTo(BackupStore.Outcome.GAP);
         assertThat(store.apply("shop", "a", full(5, "new"))).isEqualTo(BackupStore.Outcome.APPLIED);

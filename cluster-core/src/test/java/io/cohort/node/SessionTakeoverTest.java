@@ -228,11 +228,7 @@ class SessionTakeoverTest {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = idOf(sessionCookie);
         // another node took the session over and changed the cart, and n1 did not hear of it
-        StoredSession copy = stores.copies.get("app/" + id);
-        var attributes = new HashMap<>(copy.attributes());
-        attributes.put("cart", serialize("EST-2"));
-        stores.copies.put("app/" + id, new StoredSession(id, copy.version() + 1, copy.created(), copy.lastAccessed(),
-                copy.maxInactiveMillis(), attributes));
+        putInCopy(id, "cart", "EST-2", 1);
         stores.staleCopies.add("app/" + id);
 
         HttpResponse<String> atN1 = withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie);
@@ -466,12 +462,8 @@ class SessionTakeoverTest {
     void valueOfAClassOutsideTheAllowListIsDroppedAndCounted() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
-        StoredSession copy = stores.copies.get("app/" + id);
-        var attributes = new HashMap<>(copy.attributes());
         // a JDK class the application can load, outside the default allow-list (its hash code looks the host up)
-        attributes.put("evil", serialize(new java.net.URL("http://gadget.invalid/")));
-        stores.copies.put("app/" + id, new StoredSession(id, copy.version(), copy.created(), copy.lastAccessed(),
-                copy.maxInactiveMillis(), attributes));
+        putInCopy(id, "evil", new java.net.URL("http://gadget.invalid/"), 0);
 
         HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
 
@@ -484,16 +476,21 @@ class SessionTakeoverTest {
     void valueOfAClassTheApplicationCannotLoadIsDroppedAndCounted() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = idOf(sessionCookie);
-        StoredSession copy = stores.copies.get("app/" + id);
-        var attributes = new HashMap<>(copy.attributes());
-        attributes.put("evil", serialize(new Gadget())); // on the node's class path, hidden from the application
-        stores.copies.put("app/" + id, new StoredSession(id, copy.version(), copy.created(), copy.lastAccessed(),
-                copy.maxInactiveMillis(), attributes));
+        putInCopy(id, "evil", new Gadget(), 0); // on the node's class path, hidden from the application
 
         HttpResponse<String> atN2 = withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + sessionCookie);
 
         assertThat(atN2.body()).contains("cart=EST-1").doesNotContain("evil");
         assertThat(n2.node.metrics().registry().get("cohort.session.values.rejected").counter().count()).isEqualTo(1);
+    }
+
+    /** Puts {@code value} in the stored copy of the session as {@code name}, its version {@code versionStep} on. */
+    private void putInCopy(String id, String name, Object value, long versionStep) throws Exception {
+        StoredSession copy = stores.copies.get("app/" + id);
+        var attributes = new HashMap<>(copy.attributes());
+        attributes.put(name, serialize(value));
+        stores.copies.put("app/" + id, new StoredSession(id, copy.version() + versionStep, copy.created(),
+                copy.lastAccessed(), copy.maxInactiveMillis(), attributes));
     }
 
     private static byte[] serialize(Object value) throws Exception {

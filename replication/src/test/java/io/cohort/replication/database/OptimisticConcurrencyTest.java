@@ -67,9 +67,9 @@ class OptimisticConcurrencyTest {
 
     @Test
     void staleOwnersWriteIsRejectedEvenBeforeTheNewOwnerChangedAnything() throws Exception {
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC));
-             DatabaseNode b = DatabaseNode.start("b", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
             b.store().load(atA.id()).orElseThrow();
 
@@ -84,9 +84,9 @@ class OptimisticConcurrencyTest {
 
     @Test
     void staleOwnersExpiryDoesNotDeleteTheNewOwnersSession() throws Exception {
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC));
-             DatabaseNode b = DatabaseNode.start("b", database, TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
             b.store().load(atA.id()).orElseThrow();
 
@@ -94,7 +94,7 @@ class OptimisticConcurrencyTest {
                 a.store().removed(atA.id(), RemovalCause.EXPIRED); // a's stale live copy times out
             }
 
-            assertThat(new SessionRows(database).owner(atA.id())).contains("b");
+            assertThat(new SessionRows(nodes.database()).owner(atA.id())).contains("b");
             assertThat(b.store().exists(atA.id())).isTrue();
             // nor does a hide the session, alive at b, from a request the balancer sends to a
             assertThat(a.store().load(atA.id())).as("the session at a").isPresent();
@@ -103,18 +103,12 @@ class OptimisticConcurrencyTest {
 
     @Test
     void aSignOffAtAStaleOwnerEndsTheSessionWhereItLivesNow() throws Exception {
-        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, settings);
-             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
-            SessionRows rows = new SessionRows(database);
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
+            SessionRows rows = new SessionRows(nodes.database());
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("user", "alice"));
-            TestSession atB = TestSession.continuing(b.store().load(atA.id()).orElseThrow(), TestMember.CODEC);
-            synchronized (atB) { // the balancer had passed a by; the user shops on at b
-                atB.set("cart", "EST-2");
-                b.store().attributeChanged(atB, "cart");
-                b.store().requestCompleted(atB);
-            }
+            takenOverAndChangedAt(b, atA.id(), "EST-2"); // the balancer had passed a by; the user shops on at b
 
             synchronized (atA.session()) { // back at a (b went away), the user signs off
                 a.store().removed(atA.id(), RemovalCause.INVALIDATED);
@@ -127,11 +121,10 @@ class OptimisticConcurrencyTest {
 
     @Test
     void aSignOffAtAnOwnerThatAlreadyKnowsItsCopyIsStaleStillEndsTheSession() throws Exception {
-        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, settings);
-             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
-            SessionRows rows = new SessionRows(database);
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
+            SessionRows rows = new SessionRows(nodes.database());
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("user", "alice"));
             b.store().load(atA.id()).orElseThrow();
             atA.request(Map.of("cart", "stale")); // a learns it lost the session
@@ -147,18 +140,12 @@ class OptimisticConcurrencyTest {
 
     @Test
     void aCopyAnotherNodeLoadedSinceIsFoundStaleBeforeARequestUsesIt() throws Exception {
-        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, settings);
-             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
             assertThat(a.store().copyStale(atA.id())).as("just written by a").isFalse();
-            TestSession atB = TestSession.continuing(b.store().load(atA.id()).orElseThrow(), TestMember.CODEC);
-            synchronized (atB) { // the balancer passed a by; the user shops on at b
-                atB.set("cart", "EST-2");
-                b.store().attributeChanged(atB, "cart");
-                b.store().requestCompleted(atB);
-            }
+            takenOverAndChangedAt(b, atA.id(), "EST-2"); // the balancer passed a by; the user shops on at b
             Thread.sleep(DatabaseSessionTransport.OWNERSHIP_CHECK_AFTER.toMillis() + 100); // the user comes back to a
 
             assertThat(a.store().copyStale(atA.id())).isTrue();
@@ -172,10 +159,9 @@ class OptimisticConcurrencyTest {
 
     @Test
     void aCopyWhoseSessionWasSignedOffElsewhereIsFoundStale() throws Exception {
-        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, settings);
-             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("user", "alice"));
             TestSession atB = TestSession.continuing(b.store().load(atA.id()).orElseThrow(), TestMember.CODEC);
             synchronized (atB) {
@@ -190,10 +176,9 @@ class OptimisticConcurrencyTest {
 
     @Test
     void aCopyStillThisNodesIsCheckedAtMostOncePerInterval() throws Exception {
-        var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
-        try (TestDatabase database = new H2Database();
-             DatabaseNode a = DatabaseNode.start("a", database, settings);
-             DatabaseNode b = DatabaseNode.start("b", database, settings)) {
+        try (TwoNodes nodes = TwoNodes.start()) {
+            DatabaseNode a = nodes.a();
+            DatabaseNode b = nodes.b();
             ShopVisit atA = new ShopVisit(a.store()).request(Map.of("cart", "EST-1"));
             Thread.sleep(DatabaseSessionTransport.OWNERSHIP_CHECK_AFTER.toMillis() + 100);
             assertThat(a.store().copyStale(atA.id())).as("checked: still a's").isFalse();
@@ -419,6 +404,43 @@ class OptimisticConcurrencyTest {
             a.retryRemovals();
 
             assertThat(new SessionRows(nodes.database()).owner("s1")).as("the session b uses").contains("b");
+        }
+    }
+
+    /** Nodes a and b on one new H2 database, replicating onRequestEnd, modified attributes, synchronously. */
+    private record TwoNodes(TestDatabase database, DatabaseNode a, DatabaseNode b) implements AutoCloseable {
+
+        static TwoNodes start() throws Exception {
+            var settings = TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC);
+            TestDatabase database = new H2Database();
+            DatabaseNode a = null;
+            try {
+                a = DatabaseNode.start("a", database, settings);
+                return new TwoNodes(database, a, DatabaseNode.start("b", database, settings));
+            } catch (Exception | Error e) {
+                if (a != null) {
+                    a.close();
+                }
+                database.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            b.close();
+            a.close();
+            database.close();
+        }
+    }
+
+    /** {@code node} loads the session (it claims the row) and a request there puts {@code cart} in it. */
+    private static void takenOverAndChangedAt(DatabaseNode node, String id, String cart) throws Exception {
+        TestSession session = TestSession.continuing(node.store().load(id).orElseThrow(), TestMember.CODEC);
+        synchronized (session) {
+            session.set("cart", cart);
+            node.store().attributeChanged(session, "cart");
+            node.store().requestCompleted(session);
         }
     }
 

@@ -35,10 +35,18 @@ final class NodeSampler implements AutoCloseable {
         return thread;
     });
     private final Map<String, Reading> previous = new HashMap<>();
+    /** Per node, the last reading that had a byte count: interconnect rates are taken against it. */
+    private final Map<String, BytesMark> lastBytes = new HashMap<>();
+    /** Per node, the samples taken since its last byte count whose metrics did not answer in time (by index). */
+    private final Map<String, List<Integer>> awaitingBytes = new HashMap<>();
     private final List<NodeSample> samples = new ArrayList<>();
 
     /** One reading of a node's counters. */
     private record Reading(long at, OptionalDouble cpuSeconds, OptionalDouble cpuPercentNow, OptionalDouble bytes) {
+    }
+
+    /** A node's interconnect byte count and when it was read. */
+    private record BytesMark(long at, double bytes) {
     }
 
     /**
@@ -86,22 +94,48 @@ final class NodeSampler implements AutoCloseable {
         Reading before;
         synchronized (this) {
             before = previous.put(probe.name(), reading);
-        }
-        if (before == null) {
-            return;
+            if (before == null) {
+                // the first reading: what later ones are taken against
+                reading.bytes().ifPresent(count -> lastBytes.put(probe.name(), new BytesMark(now, count)));
+                return;
+            }
         }
         double seconds = (now - before.at()) / 1e9;
         double cpu = reading.cpuPercentNow().orElse(Double.NaN);
         if (reading.cpuSeconds().isPresent() && before.cpuSeconds().isPresent()) {
             cpu = (reading.cpuSeconds().getAsDouble() - before.cpuSeconds().getAsDouble()) / seconds * 100;
         }
-        double kBps = 0;
-        if (reading.bytes().isPresent() && before.bytes().isPresent()) {
-            kBps = (reading.bytes().getAsDouble() - before.bytes().getAsDouble()) / seconds / 1000;
-        }
-        NodeSample sample = new NodeSample(probe.name(), (now - origin) / 1e9, Double.isNaN(cpu) ? 0 : cpu, kBps);
+        NodeSample sample = new NodeSample(probe.name(), (now - origin) / 1e9, Double.isNaN(cpu) ? 0 : cpu, 0);
         synchronized (this) {
             samples.add(sample);
+            recordInterconnect(probe.name(), reading, samples.size() - 1);
+        }
+    }
+
+    /**
+     * Gives the sample at {@code index} the node's interconnect rate. A reading whose metrics did not answer in time
+     * (a saturated node can take longer than a second) has no byte count: its sample waits, and the next reading that
+     * has one gives the rate over the whole time since the one before it to every sample in between. Reading 0 for
+     * them instead would lose the bytes of that time, more of them under the patterns that replicate more.
+     */
+    private void recordInterconnect(String node, Reading reading, int index) {
+        if (reading.bytes().isEmpty()) {
+            if (lastBytes.containsKey(node)) {
+                awaitingBytes.computeIfAbsent(node, n -> new ArrayList<>()).add(index);
+            }
+            return;
+        }
+        BytesMark mark = lastBytes.put(node, new BytesMark(reading.at(), reading.bytes().getAsDouble()));
+        List<Integer> waiting = awaitingBytes.remove(node);
+        if (mark == null) {
+            return;
+        }
+        double kBps = (reading.bytes().getAsDouble() - mark.bytes()) / ((reading.at() - mark.at()) / 1e9) / 1000;
+        List<Integer> indices = new ArrayList<>(waiting == null ? List.of() : waiting);
+        indices.add(index);
+        for (int i : indices) {
+            NodeSample s = samples.get(i);
+            samples.set(i, new NodeSample(s.node(), s.second(), s.cpuPercent(), kBps));
         }
     }
 

@@ -25,6 +25,8 @@ import java.util.concurrent.TimeUnit;
 final class NodeSampler implements AutoCloseable {
 
     private static final Duration PERIOD = Duration.ofSeconds(1);
+    /** The time one sample covers: the period before it. */
+    static final double PERIOD_SECONDS = PERIOD.toNanos() / 1e9;
 
     private final List<NodeProbe> probes;
     private final long origin;

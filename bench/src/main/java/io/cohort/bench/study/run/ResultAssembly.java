@@ -23,8 +23,10 @@ final class ResultAssembly {
         Histogram histogram = stats.windowHistogram();
         long pages = seconds.stream().mapToLong(SecondCounts::pages).sum();
         double windowSeconds = window.toNanos() / 1e9;
+        // a sample covers the second before it: only those wholly inside the window (one partly before it is partly
+        // warm-up, one partly after it partly the stop, when no new pages go out)
         List<NodeSample> measured = samples.stream()
-                .filter(s -> s.second() >= 0 && s.second() <= windowSeconds + 0.5).toList();
+                .filter(s -> s.second() - NodeSampler.PERIOD_SECONDS >= 0 && s.second() <= windowSeconds).toList();
         return new Summary(pages, pages / windowSeconds, ms(histogram.getMean()),
                 ms(histogram.getValueAtPercentile(50)), ms(histogram.getValueAtPercentile(90)),
                 ms(histogram.getValueAtPercentile(99)), ms(histogram.getMaxValue()),

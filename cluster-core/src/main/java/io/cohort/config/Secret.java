@@ -28,6 +28,23 @@ public final class Secret {
         }
     }
 
+    /**
+     * A secret as written in a variable or a file, without its trailing line ends: {@code $(cat token)} keeps none, but
+     * a file, and a Kubernetes secret made from one, usually ends with one, which no header could carry. Whoever reads
+     * a secret does this, the node and the tools that talk to it alike, so that they agree on its value.
+     */
+    public static String withoutTrailingLineEnds(String raw) {
+        return raw.replaceFirst("[\\r\\n]+$", "");
+    }
+
+    /**
+     * Whether {@code value} has spaces at its start or end: HTTP clients and Jetty trim them from a header's value, so
+     * such an admin token could never be matched, and a cluster secret so written is a slip of the pen.
+     */
+    public static boolean hasSurroundingSpace(String value) {
+        return !value.equals(value.strip());
+    }
+
     /** Fewer characters than this make a secret worth a warning: it can be guessed (offline or online). */
     public static final int SHORTEST_QUIET_LENGTH = 16;
 

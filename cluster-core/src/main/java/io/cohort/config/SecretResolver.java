@@ -51,8 +51,7 @@ final class SecretResolver {
 
     private Secret fromEnvironment(SourceElement at, String attribute, String variable) throws ConfigException {
         String raw = env.apply(variable);
-        // trailing line ends go, as from a file: `$(cat token)` keeps none, but a Kubernetes secret made from a file does
-        String value = raw == null ? null : withoutTrailingLineEnds(raw);
+        String value = raw == null ? null : Secret.withoutTrailingLineEnds(raw);
         if (value == null || value.isBlank()) {
             throw at.attributeError(attribute, "environment variable " + variable + " (" + attribute + " on " + at.tag() + ") is "
                     + (value == null ? "not set" : "empty"), "the variable to hold the secret");
@@ -70,7 +69,7 @@ final class SecretResolver {
                 throw at.attributeError(attribute, "secret file " + file + " (" + attribute + " on " + at.tag() + ") is larger than 64KiB",
                         "a file holding only the secret");
             }
-            value = withoutTrailingLineEnds(new String(bytes, StandardCharsets.UTF_8));
+            value = Secret.withoutTrailingLineEnds(new String(bytes, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw at.attributeError(attribute, "cannot read secret file " + file + " (" + attribute + " on " + at.tag() + "): "
                     + e.getClass().getSimpleName(), "a readable file holding the secret");
@@ -83,18 +82,11 @@ final class SecretResolver {
         return new Secret(value, "file " + file);
     }
 
-    /**
-     * Refuses a secret with spaces at either end: an HTTP client and Jetty trim them from an {@code Authorization}
-     * header, so such an admin token would be refused every time, and a cluster secret so written is a slip of the pen.
-     */
+    /** Refuses a secret with spaces at either end ({@link Secret#hasSurroundingSpace}). */
     private static void checkEnds(SourceElement at, String attribute, String value, String source) throws ConfigException {
-        if (!value.equals(value.strip())) {
+        if (Secret.hasSurroundingSpace(value)) {
             throw at.attributeError(attribute, source + " (" + attribute + " on " + at.tag() + ") holds a secret with spaces at its "
                     + "start or end", "the secret alone, without surrounding spaces");
         }
-    }
-
-    private static String withoutTrailingLineEnds(String value) {
-        return value.replaceFirst("[\\r\\n]+$", "");
     }
 }

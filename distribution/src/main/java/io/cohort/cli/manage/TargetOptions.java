@@ -4,6 +4,7 @@ import io.cohort.cli.CommandFailure;
 import io.cohort.cli.PositiveDurationConverter;
 import io.cohort.cli.cluster.ClusterState;
 import io.cohort.cli.cluster.PlannedNode;
+import io.cohort.config.Secret;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -70,11 +71,11 @@ public final class TargetOptions {
      * sent in an {@code Authorization} header as the node compares it: a usage error that does not show the value.
      */
     static String token(String raw, String variable) {
-        String value = raw.replaceFirst("[\\r\\n]+$", "");
+        String value = Secret.withoutTrailingLineEnds(raw);
         if (value.isBlank()) {
             return "";
         }
-        if (!value.equals(value.strip()) || value.chars().anyMatch(Character::isISOControl)) {
+        if (Secret.hasSurroundingSpace(value) || value.chars().anyMatch(Character::isISOControl)) {
             throw CommandFailure.usage(variable + ": the admin token has spaces at its start or end, or a control "
                     + "character, which an HTTP header cannot carry");
         }

@@ -172,15 +172,13 @@ final class DatabaseSessionTransport implements SessionTransport {
         tracked.tombstone(sessionId);
         boolean disowned = tracked.forgetDisowned(sessionId);
         TrackedSessions.State state = disowned ? null : tracked.remove(sessionId);
-        if (state != null) {
-            // rows no write has moved to this id yet (its write failed, or waits behind this removal) go with it
-            return new DatabaseDispatch(this, new Removal(sessionId, state.renamedFrom,
-                    signedOff ? Removal.Reach.ANY_OWNER : Removal.Reach.OWN_ROWS), syncTimeout != null);
+        if (state == null && !(disowned && signedOff)) {
+            return Dispatch.NONE;
         }
-        if (disowned && signedOff) {
-            return new DatabaseDispatch(this, new Removal(sessionId, Removal.Reach.ANY_OWNER), syncTimeout != null);
-        }
-        return Dispatch.NONE;
+        // rows no write has moved to this id yet (its write failed, or waits behind this removal) go with it
+        List<String> formerIds = state == null ? List.of() : state.renamedFrom;
+        return new DatabaseDispatch(this, new Removal(sessionId, formerIds,
+                signedOff ? Removal.Reach.ANY_OWNER : Removal.Reach.OWN_ROWS), syncTimeout != null);
     }
 
     /**

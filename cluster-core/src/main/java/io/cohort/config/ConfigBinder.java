@@ -87,8 +87,11 @@ final class ConfigBinder {
             throw at.attributeError("max-upload", "max-upload=\"" + raw.maxUpload + "\" on " + at.tag() + " accepts no WAR at all",
                     "a size of at least 1B, e.g. 256MiB");
         }
-        return new AdminConfig(at.flag("enabled", raw.enabled), raw.bindAddr, at.integer("port", raw.port),
-                secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile), maxUpload);
+        boolean enabled = at.flag("enabled", raw.enabled);
+        // an endpoint that never listens reads no token: turning it off must not need the variable or file set
+        Optional<Secret> token = enabled
+                ? secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile) : Optional.empty();
+        return new AdminConfig(enabled, raw.bindAddr, at.integer("port", raw.port), token, maxUpload);
     }
 
     private List<DataSourceConfig> dataSources(SourceElement root, List<RawCohort.RawDataSource> raws) throws ConfigException {

@@ -127,6 +127,19 @@ class SecretsTest {
         }
     }
 
+    @Test
+    void aDisabledAdminEndpointNeedsNoToken() throws Exception {
+        String xml = """
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <admin enabled="false" token-env="UNSET_TOKEN"/>
+                </cohort>""";
+        CohortConfig config = ConfigLoader.parse("cohort.xml", new java.io.ByteArrayInputStream(xml.getBytes()), dir, Map.<String, String>of()::get);
+
+        assertThat(config.admin().enabled()).isFalse();
+        assertThat(config.admin().token()).as("the token of an endpoint that never listens is not read").isEmpty();
+    }
+
     private CohortConfig parseFull() throws Exception {
         Files.createDirectories(dir.resolve("secrets"));
         Files.writeString(dir.resolve("secrets/admin-token"), "admin-token-1\n");

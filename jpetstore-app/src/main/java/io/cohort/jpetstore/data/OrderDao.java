@@ -18,7 +18,9 @@ import java.sql.Timestamp;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 
@@ -39,8 +41,9 @@ public final class OrderDao {
     }
 
     /**
-     * Places an order in one transaction: takes each item from stock (refusing if too few are left), charges
-     * the current list price, and writes the order and its lines. Items are taken in item-id order, so two
+     * Places an order in one transaction: takes each item from stock (refusing if too few are left), checks that
+     * each item's list price is still the price the cart shows (the one the customer confirmed), and writes the
+     * order and its lines at those prices. Items are taken in item-id order, so two
      * orders for the same items cannot deadlock.
      *
      * <p>At most once per {@linkplain CheckoutDraft#orderToken() order token}: the order row stores the draft's
@@ -49,9 +52,11 @@ public final class OrderDao {
      * node at the same time), nothing is written and that order is returned instead.
      *
      * @throws OutOfStockException if an item has too few left; nothing is written then
+     * @throws PriceChangedException if an item's list price is no longer the cart's; nothing is written then
      * @throws DataAccessException also if the token placed an order of another customer
      */
-    public Placement place(String username, CheckoutDraft draft, Cart cart) throws OutOfStockException {
+    public Placement place(String username, CheckoutDraft draft, Cart cart)
+            throws OutOfStockException, PriceChangedException {
         if (cart.isEmpty()) {
             throw new IllegalArgumentException("an order needs at least one item");
         }
@@ -80,7 +85,7 @@ public final class OrderDao {
                 Optional<Placement> earlier = placedEarlier(c, draft.orderToken(), username, e);
                 c.rollback();
                 return earlier.orElseThrow(() -> e);
-            } catch (RuntimeException | OutOfStockException e) {
+            } catch (RuntimeException | OutOfStockException | PriceChangedException e) {
                 c.rollback();
                 throw e;
             } finally {
@@ -154,9 +159,11 @@ public final class OrderDao {
         }
     }
 
+    /** Takes the lines' items from stock; returns their list prices, each the price the cart shows. */
     private static List<BigDecimal> takeFromStock(Connection c, List<CartLine> lines)
-            throws SQLException, OutOfStockException {
+            throws SQLException, OutOfStockException, PriceChangedException {
         List<BigDecimal> prices = new ArrayList<>(lines.size());
+        Map<String, BigDecimal> changed = new LinkedHashMap<>();
         try (PreparedStatement take = c.prepareStatement(
                      "UPDATE item SET stock = stock - ? WHERE item_id = ? AND stock >= ?");
              PreparedStatement read = c.prepareStatement("SELECT list_price, stock FROM item WHERE item_id = ?")) {
@@ -171,9 +178,16 @@ public final class OrderDao {
                     if (!taken) {
                         throw new OutOfStockException(line.itemId(), rs.getInt(2));
                     }
-                    prices.add(rs.getBigDecimal(1));
+                    BigDecimal listPrice = rs.getBigDecimal(1);
+                    if (listPrice.compareTo(line.unitPrice()) != 0) {
+                        changed.put(line.itemId(), listPrice);
+                    }
+                    prices.add(listPrice);
                 }
             }
+        }
+        if (!changed.isEmpty()) {
+            throw new PriceChangedException(changed);
         }
         return prices;
     }

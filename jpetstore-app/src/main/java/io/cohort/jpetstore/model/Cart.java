@@ -5,6 +5,7 @@ import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -76,6 +77,28 @@ public record Cart(List<CartLine> lines) implements Serializable {
         List<CartLine> next = new ArrayList<>(lines.size());
         for (CartLine l : lines) {
             next.add(l.itemId().equals(itemId) ? l.withQuantity(quantity) : l);
+        }
+        return new Cart(next);
+    }
+
+    /** The cart with these items at these unit prices (by item id); items it does not hold are ignored. */
+    public Cart withPrices(Map<String, BigDecimal> unitPrices) {
+        List<CartLine> next = new ArrayList<>(lines.size());
+        for (CartLine l : lines) {
+            BigDecimal price = unitPrices.get(l.itemId());
+            next.add(price == null ? l : l.withUnitPrice(price));
+        }
+        return new Cart(next);
+    }
+
+    /** This cart less the quantities {@code taken} holds of each item: a line taken whole is gone. */
+    public Cart without(Cart taken) {
+        List<CartLine> next = new ArrayList<>(lines.size());
+        for (CartLine l : lines) {
+            int left = l.quantity() - taken.line(l.itemId()).map(CartLine::quantity).orElse(0);
+            if (left > 0) {
+                next.add(l.withQuantity(left));
+            }
         }
         return new Cart(next);
     }

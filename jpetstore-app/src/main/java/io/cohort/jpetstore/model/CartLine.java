@@ -26,4 +26,8 @@ public record CartLine(String itemId, String productId, String description, BigD
     CartLine withQuantity(int newQuantity) {
         return new CartLine(itemId, productId, description, unitPrice, newQuantity);
     }
+
+    CartLine withUnitPrice(BigDecimal newPrice) {
+        return new CartLine(itemId, productId, description, newPrice, quantity);
+    }
 }

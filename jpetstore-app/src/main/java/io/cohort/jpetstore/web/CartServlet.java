@@ -50,28 +50,46 @@ public final class CartServlet extends ShopServlet {
         Item item = Shop.of(request).catalog().item(itemId)
                 .orElseThrow(() -> ClientErrorException.notFound("There is no item '" + itemId + "'."));
         ShopSession session = ShopSession.of(request);
-        Cart cart = session.cart();
         if (!item.inStock()) {
             // it was in stock when the customer saw it: sold out since, which the cart page says
             request.setAttribute("error", "Sorry, " + item.displayName() + " (" + itemId + ") is out of stock.");
             show(request, response);
             return;
         }
-        if (cart.isFull() && cart.line(itemId).isEmpty()) {
-            request.setAttribute("error", "Your cart holds at most " + Cart.MAX_LINES
-                    + " different items. Please check out or remove some first.");
-            show(request, response);
-            return;
-        }
-        session.saveCart(cart.add(item));
+        Cart cart;
+        do { // again if another request of the session (an order being placed, another tab) changed the cart meanwhile
+            cart = session.cart();
+            if (cart.isFull() && cart.line(itemId).isEmpty()) {
+                request.setAttribute("error", "Your cart holds at most " + Cart.MAX_LINES
+                        + " different items. Please check out or remove some first.");
+                show(request, response);
+                return;
+            }
+        } while (!session.replaceCart(cart, cart.add(item)));
         Pages.redirect(request, response, "/cart", Notice.ADDED);
     }
 
     private static void update(HttpServletRequest request, HttpServletResponse response)
             throws ServletException, IOException {
         ShopSession session = ShopSession.of(request);
-        Cart cart = session.cart();
-        Map<String, String> errors = new LinkedHashMap<>();
+        Cart read;
+        Cart cart;
+        Map<String, String> errors;
+        do { // again if another request of the session changed the cart meanwhile
+            read = session.cart();
+            errors = new LinkedHashMap<>();
+            cart = withQuantities(request, read, errors);
+            if (!errors.isEmpty()) {
+                request.setAttribute("quantityErrors", errors);
+                show(request, response);
+                return;
+            }
+        } while (!session.replaceCart(read, cart));
+        Pages.redirect(request, response, "/cart", Notice.CART_UPDATED);
+    }
+
+    /** The cart with the quantities the request posts for its lines; each unreadable quantity goes to {@code errors}. */
+    private static Cart withQuantities(HttpServletRequest request, Cart cart, Map<String, String> errors) {
         for (CartLine line : cart.lines()) {
             String raw = request.getParameter(QUANTITY_PREFIX + line.itemId());
             if (raw == null) {
@@ -87,19 +105,16 @@ public final class CartServlet extends ShopServlet {
                 errors.put(line.itemId(), "Quantity should be a whole number from 0 to " + Cart.MAX_QUANTITY + ".");
             }
         }
-        if (!errors.isEmpty()) {
-            request.setAttribute("quantityErrors", errors);
-            show(request, response);
-            return;
-        }
-        session.saveCart(cart);
-        Pages.redirect(request, response, "/cart", Notice.CART_UPDATED);
+        return cart;
     }
 
     private static void remove(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String itemId = RequestParameters.requiredId(request, "itemId");
         ShopSession session = ShopSession.of(request);
-        session.saveCart(session.cart().remove(itemId));
+        Cart cart;
+        do { // again if another request of the session changed the cart meanwhile
+            cart = session.cart();
+        } while (!session.replaceCart(cart, cart.remove(itemId)));
         Pages.redirect(request, response, "/cart", Notice.REMOVED);
     }
 }

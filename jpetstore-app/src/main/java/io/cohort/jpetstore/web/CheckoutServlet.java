@@ -2,9 +2,11 @@ package io.cohort.jpetstore.web;
 
 import io.cohort.jpetstore.data.OrderDao;
 import io.cohort.jpetstore.data.OutOfStockException;
+import io.cohort.jpetstore.data.PriceChangedException;
 import io.cohort.jpetstore.model.Account;
 import io.cohort.jpetstore.model.Address;
 import io.cohort.jpetstore.model.Cart;
+import io.cohort.jpetstore.model.CartLine;
 import io.cohort.jpetstore.model.CheckoutDraft;
 import io.cohort.jpetstore.model.Order;
 import io.cohort.jpetstore.model.PaymentDetails;
@@ -15,11 +17,14 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.text.NumberFormat;
 import java.time.YearMonth;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -104,9 +109,13 @@ public final class CheckoutServlet extends ShopServlet {
         Optional<CheckoutDraft> earlier = session.checkout();
         Address shipTo = earlier.filter(d -> shipElsewhere && d.shipElsewhere())
                 .map(CheckoutDraft::shipTo).orElse(billTo);
-        // the same checkout keeps its order token when the customer goes back and changes details
-        session.saveCheckout(new CheckoutDraft(payment, billTo, shipElsewhere, shipTo,
-                earlier.map(CheckoutDraft::orderToken).orElse(null)));
+        // the same checkout keeps its order token when the customer goes back and changes details; not a token that
+        // placed an order already (the session was restored from a copy made before that order): that is a new checkout
+        String username = signedOn(session).username();
+        OrderDao orders = Shop.of(request).orders();
+        String token = earlier.map(CheckoutDraft::orderToken)
+                .filter(t -> orders.placedWith(t, username).isEmpty()).orElse(null);
+        session.saveCheckout(new CheckoutDraft(payment, billTo, shipElsewhere, shipTo, token));
         Pages.redirect(request, response, shipElsewhere ? "/checkout/shipping" : "/checkout/confirm");
     }
 
@@ -179,10 +188,41 @@ public final class CheckoutServlet extends ShopServlet {
                     + ") are left. Please lower the quantity in your cart.");
             showConfirm(request, response, draft, cart);
             return;
+        } catch (PriceChangedException e) {
+            session.saveCheckout(draft);
+            // the customer confirms again, at the prices the order would be placed at
+            Cart current;
+            Cart repriced;
+            do {
+                current = session.cart();
+                repriced = current.withPrices(e.currentPrices());
+            } while (!session.replaceCart(current, repriced));
+            request.setAttribute("error", priceChangeMessage(cart, e));
+            showConfirm(request, response, draft, repriced);
+            return;
         }
-        session.orderPlaced();
+        session.orderPlaced(cart);
         Pages.redirect(request, response, "/orders/view?id=" + placed.orderId(),
                 placed.placedNow() ? Notice.ORDER_PLACED : Notice.ORDER_ALREADY_PLACED);
+    }
+
+    /** "The price of Adult Male Chihuahua (EST-26) changed from $125.50 to $130.00, …; please check the order again." */
+    static String priceChangeMessage(Cart cart, PriceChangedException change) {
+        List<String> changes = new ArrayList<>();
+        for (CartLine line : cart.lines()) {
+            BigDecimal now = change.currentPrices().get(line.itemId());
+            if (now != null) {
+                changes.add(line.description() + " (" + line.itemId() + ") changed from " + dollars(line.unitPrice())
+                        + " to " + dollars(now));
+            }
+        }
+        boolean one = changes.size() == 1;
+        return (one ? "The price of " : "The prices of ") + String.join(", ", changes) + " since you put "
+                + (one ? "it" : "them") + " in your cart; please check the order again.";
+    }
+
+    private static String dollars(BigDecimal amount) {
+        return NumberFormat.getCurrencyInstance(Locale.US).format(amount);
     }
 
     private static String step(HttpServletRequest request) {

@@ -89,8 +89,20 @@ public final class ShopSession {
         write(ACCOUNT, account);
     }
 
-    public void saveCart(Cart cart) {
-        write(CART, cart);
+    /**
+     * Stores {@code next} as the cart if the cart is still {@code expected} (what the caller read and changed);
+     * false, storing nothing, if another request of the session changed it since. Atomic among this node's requests
+     * of the session (sticky sessions send them all here), like {@link #claimCheckout} and {@link #orderPlaced}.
+     */
+    public boolean replaceCart(Cart expected, Cart next) {
+        HttpSession session = request.getSession(true);
+        synchronized (session) {
+            if (!cart().equals(expected)) {
+                return false;
+            }
+            session.setAttribute(CART, next);
+            return true;
+        }
     }
 
     public void saveSearchResults(SearchResults results) {
@@ -124,12 +136,23 @@ public final class ShopSession {
         }
     }
 
-    /** The order is in the database: the cart and the wizard's draft are done with. */
-    public void orderPlaced() {
+    /**
+     * The order of {@code ordered} is in the database: the wizard's draft is done with, and so are the ordered items
+     * in the cart. What another request added to the cart while the order was being placed stays in it.
+     */
+    public void orderPlaced(Cart ordered) {
         HttpSession session = request.getSession(false);
-        if (session != null) {
-            session.removeAttribute(CART);
+        if (session == null) {
+            return;
+        }
+        synchronized (session) {
             session.removeAttribute(CHECKOUT);
+            Cart left = cart().without(ordered);
+            if (left.isEmpty()) {
+                session.removeAttribute(CART);
+            } else {
+                session.setAttribute(CART, left);
+            }
         }
     }
 

@@ -10,8 +10,10 @@ import io.cohort.jpetstore.model.Item;
 import io.cohort.jpetstore.model.Order;
 import io.cohort.jpetstore.model.PaymentDetails;
 import io.cohort.jpetstore.testing.TestDatabase;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -161,6 +163,30 @@ abstract class AbstractDatabaseTest {
                 });
         assertThat(catalog.item("EST-11").orElseThrow().stock()).isEqualTo(before11);
         assertThat(database.queryLong("SELECT COUNT(*) FROM orders")).isEqualTo(ordersBefore);
+    }
+
+    @Test
+    void anOrderWhoseListPriceChangedSinceItWentIntoTheCartWritesNothing() throws Exception {
+        Cart cart = Cart.empty().add(catalog.item("EST-13").orElseThrow()).add(catalog.item("EST-14").orElseThrow());
+        BigDecimal inCart = cart.line("EST-14").orElseThrow().unitPrice();
+        int before13 = catalog.item("EST-13").orElseThrow().stock();
+        long ordersBefore = database.queryLong("SELECT COUNT(*) FROM orders");
+        database.execute("UPDATE item SET list_price = list_price + 2 WHERE item_id = 'EST-14'");
+        try {
+            assertThatThrownBy(() -> orders.place("j2ee", draft(), cart))
+                    .isInstanceOfSatisfying(PriceChangedException.class, e -> assertThat(e.currentPrices())
+                            .containsOnlyKeys("EST-14").hasEntrySatisfying("EST-14", p -> assertThat(p)
+                                    .isEqualByComparingTo(inCart.add(BigDecimal.valueOf(2)))));
+            assertThat(catalog.item("EST-13").orElseThrow().stock()).isEqualTo(before13);
+            assertThat(database.queryLong("SELECT COUNT(*) FROM orders")).isEqualTo(ordersBefore);
+
+            long id = orders.place("j2ee", draft(), cart.withPrices(Map.of("EST-14", inCart.add(BigDecimal.valueOf(2)))))
+                    .orderId();
+            assertThat(orders.find(id, "j2ee").orElseThrow().total())
+                    .isEqualByComparingTo(cart.subtotal().add(BigDecimal.valueOf(2)));
+        } finally {
+            database.execute("UPDATE item SET list_price = list_price - 2 WHERE item_id = 'EST-14'");
+        }
     }
 
     @Test

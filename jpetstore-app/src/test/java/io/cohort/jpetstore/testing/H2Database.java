@@ -56,6 +56,11 @@ public final class H2Database implements TestDatabase {
     }
 
     @Override
+    public long lockWaiters() {
+        return queryLong("SELECT COUNT(*) FROM INFORMATION_SCHEMA.SESSIONS WHERE BLOCKER_ID IS NOT NULL");
+    }
+
+    @Override
     public String description() {
         return "H2";
     }

@@ -83,6 +83,11 @@ public final class PostgresDatabase implements TestDatabase {
     }
 
     @Override
+    public long lockWaiters() {
+        return queryLong("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    }
+
+    @Override
     public String description() {
         return "PostgreSQL (" + (container != null ? "Testcontainers" : "local server") + ", schema " + schema + ")";
     }

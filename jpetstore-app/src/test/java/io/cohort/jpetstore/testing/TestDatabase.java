@@ -25,6 +25,9 @@ public interface TestDatabase extends AutoCloseable {
     @Override
     void close();
 
+    /** How many of this database's sessions are waiting for a lock another session holds. */
+    long lockWaiters();
+
     /** Runs a statement for test set-up or inspection. */
     default void execute(String sql) {
         try (Connection c = dataSource().getConnection(); Statement st = c.createStatement()) {

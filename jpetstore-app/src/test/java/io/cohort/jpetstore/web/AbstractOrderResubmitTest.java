@@ -81,6 +81,31 @@ public abstract class AbstractOrderResubmitTest {
     }
 
     @Test
+    void aNewCheckoutFromASessionThatNeverLearnedOfItsOrderPlacesTheNewOrder() {
+        ShopClient customer = new ShopClient(server);
+        String username = createAccount(customer);
+        customer.post("/cart/add", "itemId", "EST-24");
+        Page confirm = customer.post("/checkout", paymentFields());
+        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
+        assertThat(customer.get(SNAPSHOT + "?save").status()).as("backup copy taken").isEqualTo(204);
+        String firstOrder = orderIdOf(customer.postRaw("/checkout/confirm", placeOrder));
+        assertThat(customer.get(SNAPSHOT + "?restore").status()).as("backup copy restored").isEqualTo(204);
+
+        // the customer does not resubmit: they add to the cart and go through the checkout again
+        customer.post("/cart/add", "itemId", "EST-25");
+        customer.get("/checkout");
+        Page newConfirm = customer.post("/checkout", paymentFields());
+        assertThat(newConfirm.path()).isEqualTo("/checkout/confirm");
+        Page placed = customer.postRaw("/checkout/confirm", newConfirm.hiddenFields("/checkout/confirm"));
+
+        assertThat(placed.path()).isEqualTo("/orders/view");
+        assertThat(placed.body()).contains("Thank you! Your order is placed.");
+        assertThat(orderIdOf(placed)).as("a new order, not the first one shown again").isNotEqualTo(firstOrder);
+        assertThat(placed.textOf("order-lines")).contains("EST-24", "EST-25");
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'")).isEqualTo(2);
+    }
+
+    @Test
     void anotherCustomerSubmittingTheSameConfirmationSeesNothingOfTheOrder() {
         ShopClient customer = new ShopClient(server);
         String username = createAccount(customer);

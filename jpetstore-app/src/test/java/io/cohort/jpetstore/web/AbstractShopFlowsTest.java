@@ -447,6 +447,40 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void anOrderIsChargedThePriceTheCustomerConfirmedNeverAPriceThatChangedSince() {
+        ShopClient visitor = visitor();
+        createAccount(visitor, freshUsername());
+        String shownPrice = visitor.get("/item?id=EST-25").textOf("price");
+        visitor.post("/cart/add", "itemId", "EST-25");
+        visitor.post("/cart/update", "quantity-EST-25", "2");
+        visitor.get("/checkout");
+        Page confirm = visitor.post("/checkout", paymentFields(false));
+        assertThat(confirm.textOf("total")).isEqualTo(dollars(2 * cents(shownPrice)));
+        long ordersBefore = database.queryLong("SELECT COUNT(*) FROM orders");
+        int stockBefore = stock(visitor, "EST-25");
+        database.execute("UPDATE item SET list_price = list_price + 1 WHERE item_id = 'EST-25'");
+        try {
+            String newPrice = dollars(cents(shownPrice) + 100);
+            Page refused = visitor.postRaw("/checkout/confirm", confirm.hiddenFields("/checkout/confirm"));
+
+            assertThat(refused.path()).isEqualTo("/checkout/confirm");
+            assertThat(refused.body()).containsPattern("The price of [A-Za-z ]+ \\(EST-25\\) changed from " + java.util.regex.Pattern.quote(
+                    shownPrice + " to " + newPrice + " since you put it in your cart; please check the order again."));
+            assertThat(refused.textOf("total")).as("the confirmation shown again is at the current price")
+                    .isEqualTo(dollars(2 * (cents(shownPrice) + 100)));
+            assertThat(database.queryLong("SELECT COUNT(*) FROM orders")).isEqualTo(ordersBefore);
+            assertThat(stock(visitor, "EST-25")).isEqualTo(stockBefore);
+
+            Page order = visitor.postRaw("/checkout/confirm", refused.hiddenFields("/checkout/confirm"));
+            assertThat(order.path()).isEqualTo("/orders/view");
+            assertThat(order.textOf("total")).as("placed at the price confirmed the second time")
+                    .isEqualTo(dollars(2 * (cents(shownPrice) + 100)));
+        } finally {
+            database.execute("UPDATE item SET list_price = list_price - 1 WHERE item_id = 'EST-25'");
+        }
+    }
+
+    @Test
     void anItemThatSoldOutSinceThePageWasShownIsRefusedOnTheCartPageNotAnErrorPage() {
         ShopClient visitor = visitor();
         visitor.get("/item?id=EST-27"); // in stock when shown
@@ -568,6 +602,33 @@ public abstract class AbstractShopFlowsTest {
     }
 
     @Test
+    void whatAnotherTabAddsToTheCartWhileTheOrderIsBeingPlacedStaysInTheCart() throws Exception {
+        ShopClient visitor = visitor();
+        createAccount(visitor, freshUsername());
+        visitor.post("/cart/add", "itemId", "EST-28");
+        String[] placeOrder = visitor.post("/checkout", paymentFields(false)).hiddenFields("/checkout/confirm");
+
+        java.util.concurrent.ExecutorService tab = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (java.sql.Connection stockLock = database.dataSource().getConnection()) {
+            stockLock.setAutoCommit(false);
+            try (java.sql.Statement lock = stockLock.createStatement()) {
+                lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-28' FOR UPDATE").close();
+            }
+            java.util.concurrent.Future<Page> placing = tab.submit(() -> visitor.postRaw("/checkout/confirm", placeOrder));
+            awaitLockWaiter(); // the order is being placed: it read the cart and waits for the item's stock row
+            assertThat(visitor.post("/cart/add", "itemId", "EST-6").path()).isEqualTo("/cart");
+            stockLock.rollback();
+
+            assertThat(placing.get(30, java.util.concurrent.TimeUnit.SECONDS).path()).isEqualTo("/orders/view");
+        } finally {
+            tab.shutdownNow();
+        }
+        Page cart = visitor.get("/cart");
+        assertThat(cart.textOf("cart-count")).as("the item added meanwhile, not the one ordered").isEqualTo("1");
+        assertThat(cart.textOf("cart")).contains("EST-6").doesNotContain("EST-28");
+    }
+
+    @Test
     void pagesEscapeWhatVisitorsType() {
         Page page = visitor().get("/search?keywords=%3Cscript%3Ealert(1)%3C/script%3E");
         assertThat(page.body()).doesNotContain("<script>").contains("&lt;script&gt;");
@@ -608,6 +669,22 @@ public abstract class AbstractShopFlowsTest {
         withShipping[base.length] = "shipElsewhere";
         withShipping[base.length + 1] = "on";
         return withShipping;
+    }
+
+    private void awaitLockWaiter() throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (database.lockWaiters() == 0) {
+            assertThat(System.nanoTime()).as("a request waiting for the locked row within 20 s").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    private static long cents(String dollars) {
+        return new java.math.BigDecimal(dollars.replace("$", "").replace(",", "")).movePointRight(2).longValueExact();
+    }
+
+    private static String dollars(long cents) {
+        return java.text.NumberFormat.getCurrencyInstance(java.util.Locale.US).format(java.math.BigDecimal.valueOf(cents, 2));
     }
 
     private static int stock(ShopClient visitor, String itemId) {

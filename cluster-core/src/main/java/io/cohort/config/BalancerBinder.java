@@ -20,7 +20,15 @@ import java.util.stream.Collectors;
  */
 final class BalancerBinder {
 
+    private final BindAddressCheck bindAddresses;
+
+    BalancerBinder(BindAddressCheck bindAddresses) {
+        this.bindAddresses = bindAddresses;
+    }
+
     BalancerConfig bind(SourceElement at, RawCohort.RawBalancer raw) throws ConfigException {
+        bindAddresses.check(at, "bind-addr", raw.bindAddr);
+        bindAddresses.check(at, "admin-bind-addr", raw.adminBindAddr);
         RawCohort.RawHealth rawHealth = raw.health == null ? new RawCohort.RawHealth() : raw.health;
         SourceElement healthAt = at.child("health");
         HealthCheckConfig health = new HealthCheckConfig(rawHealth.path, healthAt.duration("interval", rawHealth.interval),

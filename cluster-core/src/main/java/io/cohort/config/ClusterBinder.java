@@ -21,11 +21,13 @@ final class ClusterBinder {
     private final Path baseDir;
     private final SecretResolver secrets;
     private final List<DataSourceConfig> dataSources;
+    private final BindAddressCheck bindAddresses;
 
-    ClusterBinder(Path baseDir, SecretResolver secrets, List<DataSourceConfig> dataSources) {
+    ClusterBinder(Path baseDir, SecretResolver secrets, List<DataSourceConfig> dataSources, BindAddressCheck bindAddresses) {
         this.baseDir = baseDir;
         this.secrets = secrets;
         this.dataSources = dataSources;
+        this.bindAddresses = bindAddresses;
     }
 
     ClusterConfig bind(SourceElement at, RawCohort.RawCluster raw) throws ConfigException {
@@ -86,6 +88,7 @@ final class ClusterBinder {
             RawCohort.RawMember member = raw.members.get(i);
             members.add(new PeerMember(member.host, at.child("member", i).integer("port", member.port)));
         }
+        bindAddresses.check(at, "bind-addr", raw.bindAddr);
         return new PeerProtocol(raw.bindAddr, at.integer("start-port", raw.startPort), at.integer("range", raw.range),
                 at.duration("timeout", raw.timeout), discovery, Optional.ofNullable(raw.dnsQuery), jdbc, stack(at, raw.stack), members,
                 at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
@@ -104,6 +107,7 @@ final class ClusterBinder {
     }
 
     private MulticastProtocol multicast(SourceElement at, RawCohort.RawMulticast raw) throws ConfigException {
+        bindAddresses.check(at, "bind-addr", raw.bindAddr);
         return new MulticastProtocol(multicastIp(at, raw.ip), at.integer("port", raw.port), raw.bindAddr, at.integer("ttl", raw.ttl), stack(at, raw.stack),
                 at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
     }

@@ -21,18 +21,20 @@ final class ConfigBinder {
     private final SourceMap source;
     private final Path baseDir;
     private final SecretResolver secrets;
+    private final BindAddressCheck bindAddresses;
 
-    ConfigBinder(SourceMap source, Path baseDir, Function<String, String> env) {
+    ConfigBinder(SourceMap source, Path baseDir, Function<String, String> env, BindAddressCheck bindAddresses) {
         this.source = source;
         this.baseDir = baseDir;
         this.secrets = new SecretResolver(env, baseDir);
+        this.bindAddresses = bindAddresses;
     }
 
     ConfigFile bind(Path file, RawCohort raw) throws ConfigException {
         SourceElement root = source.root("cohort");
         Optional<CohortConfig> node = raw.node == null ? Optional.empty() : Optional.of(node(file, root, raw));
         Optional<BalancerConfig> balancer = raw.balancer == null ? Optional.empty()
-                : Optional.of(new BalancerBinder().bind(root.child("balancer"), raw.balancer));
+                : Optional.of(new BalancerBinder(bindAddresses).bind(root.child("balancer"), raw.balancer));
         if (node.isPresent() && balancer.isPresent()) {
             NodeAndBalancerPorts.check(root, raw.admin != null, node.get(), balancer.get());
         }
@@ -43,7 +45,7 @@ final class ConfigBinder {
         List<DataSourceConfig> dataSources = dataSources(root, raw.dataSources);
         Optional<ClusterConfig> cluster = Optional.empty();
         if (raw.cluster != null) {
-            cluster = Optional.of(new ClusterBinder(baseDir, secrets, dataSources).bind(root.child("cluster"), raw.cluster));
+            cluster = Optional.of(new ClusterBinder(baseDir, secrets, dataSources, bindAddresses).bind(root.child("cluster"), raw.cluster));
         }
         NodeConfig nodeConfig = node(root.child("node"), raw.node);
         AdminConfig adminConfig = admin(root.child("admin"), raw.admin == null ? new RawCohort.RawAdmin() : raw.admin);
@@ -55,6 +57,7 @@ final class ConfigBinder {
     }
 
     private NodeConfig node(SourceElement at, RawCohort.RawNode raw) throws ConfigException {
+        bindAddresses.check(at, "bind-addr", raw.bindAddr);
         return new NodeConfig(raw.name, raw.host, raw.bindAddr, at.integer("http-port", raw.httpPort),
                 at.path("webapps", raw.webapps, baseDir), at.path("work-dir", raw.workDir, baseDir),
                 at.integer("max-threads", raw.maxThreads), at.duration("graceful-stop", raw.gracefulStop),
@@ -88,6 +91,9 @@ final class ConfigBinder {
                     "a size of at least 1B, e.g. 256MiB");
         }
         boolean enabled = at.flag("enabled", raw.enabled);
+        if (enabled) {
+            bindAddresses.check(at, "bind-addr", raw.bindAddr);
+        }
         // an endpoint that never listens reads no token: turning it off must not need the variable or file set
         Optional<Secret> token = enabled
                 ? secrets.optional(at, "token-env", raw.tokenEnv, "token-file", raw.tokenFile) : Optional.empty();

@@ -16,7 +16,8 @@ import java.util.function.Function;
  * {@link ConfigException} naming file, line, column and what was expected: the XML must be well
  * formed (no DOCTYPE: DTDs and external entities are never processed); it must be valid against the
  * schema; then the checks the schema cannot express (references between elements, unique names,
- * secrets that resolve, files that exist). A returned configuration is complete: every default
+ * secrets that resolve, files that exist, and, for a file loaded from disk to run or check it on its machine, bind
+ * addresses of this machine: {@link BindAddressCheck}). A returned configuration is complete: every default
  * applied, every path absolute, every secret read. Nothing is logged; secret values appear in no
  * message. Thread-safe; the methods are static because there is nothing to configure.
  */
@@ -36,7 +37,8 @@ public final class ConfigLoader {
     }
 
     /**
-     * Parses a node's configuration from a stream.
+     * Parses a node's configuration from a stream. Its bind addresses are not checked against this machine's (the
+     * stream may hold a file meant for another); {@link #load} checks them.
      *
      * @param systemId names the source in error messages, usually the file name as the user gave it
      * @param baseDir  the directory relative paths resolve against
@@ -80,7 +82,8 @@ public final class ConfigLoader {
 
     private static ConfigFile load(Path file, Part required) throws ConfigException {
         Path absolute = file.toAbsolutePath().normalize();
-        return parse(file.toString(), read(file.toString(), absolute), absolute.getParent(), System::getenv, absolute, required);
+        return parse(file.toString(), read(file.toString(), absolute), absolute.getParent(), System::getenv, absolute, required,
+                BindAddressCheck.ON_THIS_MACHINE);
     }
 
     private static ConfigFile parse(String systemId, InputStream in, Path baseDir, Function<String, String> env, Part required)
@@ -92,7 +95,7 @@ public final class ConfigLoader {
         } catch (InvalidPathException e) {
             source = absoluteBase;
         }
-        return parse(systemId, read(systemId, in), absoluteBase, env, source, required);
+        return parse(systemId, read(systemId, in), absoluteBase, env, source, required, BindAddressCheck.NOT_CHECKED);
     }
 
     /**
@@ -123,7 +126,7 @@ public final class ConfigLoader {
     }
 
     private static ConfigFile parse(String systemId, byte[] xml, Path baseDir, Function<String, String> env, Path source,
-                                    Part required) throws ConfigException {
+                                    Part required, BindAddressCheck bindAddresses) throws ConfigException {
         SourceMap map = CohortSchema.CONFIG.validate(systemId, xml);
         RawCohort raw = XmlBinding.bind(xml, RawCohort.class);
         SourceElement root = map.root("cohort");
@@ -136,7 +139,7 @@ public final class ConfigLoader {
                     "a <balancer> with at least one <balancer-member>, after <cluster>, to start a balancer");
         }
         try {
-            return new ConfigBinder(map, baseDir, env).bind(source, raw);
+            return new ConfigBinder(map, baseDir, env, bindAddresses).bind(source, raw);
         } catch (IllegalArgumentException e) {
             // a limit of a configuration record that neither the schema nor the binders check: still a file error,
             // never a stack trace (the binders report what they know at the attribute itself)

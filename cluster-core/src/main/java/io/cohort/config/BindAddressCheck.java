@@ -60,7 +60,9 @@ enum BindAddressCheck {
             for (NetworkInterface network : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 for (InetAddress address : Collections.list(network.getInetAddresses())) {
                     if (!address.isLinkLocalAddress()) {
-                        addresses.add(address.getHostAddress());
+                        String text = address.getHostAddress();
+                        int scope = text.indexOf('%'); // an IPv6 address's interface, which a bind-addr does not name
+                        addresses.add(scope < 0 ? text : text.substring(0, scope));
                     }
                 }
             }

@@ -38,14 +38,18 @@ final class ClusterBinder {
                 policyAt.convert("trigger", policy.trigger, Trigger::fromXml),
                 policyAt.convert("scope", policy.scope, Scope::fromXml), delivery(at, raw));
         SourceElement protocolAt = at.child("protocol");
-        ProtocolConfig protocol = raw.protocol.peer != null ? peer(protocolAt.child("peer"), raw.protocol.peer)
-                : raw.protocol.multicast != null ? multicast(protocolAt.child("multicast"), raw.protocol.multicast)
+        boolean enabled = at.flag("enabled", raw.enabled);
+        // a disabled cluster starts no transport: its address is not bound, so not checked
+        BindAddressCheck transportAddress = enabled ? bindAddresses : BindAddressCheck.NOT_CHECKED;
+        ProtocolConfig protocol = raw.protocol.peer != null ? peer(protocolAt.child("peer"), raw.protocol.peer, transportAddress)
+                : raw.protocol.multicast != null
+                ? multicast(protocolAt.child("multicast"), raw.protocol.multicast, transportAddress)
                 : database(protocolAt.child("database"), raw.protocol.database);
         Optional<SecurityConfig> security = Optional.empty();
         if (raw.security != null) {
             security = Optional.of(security(at.child("security"), raw.security, protocol));
         }
-        return new ClusterConfig(raw.name, at.flag("enabled", raw.enabled), replication, protocol, security);
+        return new ClusterConfig(raw.name, enabled, replication, protocol, security);
     }
 
     private SecurityConfig security(SourceElement at, RawCohort.RawSecurity raw, ProtocolConfig protocol) throws ConfigException {
@@ -78,7 +82,7 @@ final class ClusterBinder {
         return new Delivery.Async(cluster.child("asynchronous-replication").integer("queue-capacity", async.queueCapacity));
     }
 
-    private PeerProtocol peer(SourceElement at, RawCohort.RawPeer raw) throws ConfigException {
+    private PeerProtocol peer(SourceElement at, RawCohort.RawPeer raw, BindAddressCheck transportAddress) throws ConfigException {
         Discovery discovery = at.convert("discovery", raw.discovery, Discovery::fromXml);
         requireExactlyWith(at, "dns-query", raw.dnsQuery, discovery, Discovery.DNS, "the DNS name whose records list the members");
         requireExactlyWith(at, "data-source", raw.dataSource, discovery, Discovery.JDBC, "the name of a declared <datasource>");
@@ -88,7 +92,7 @@ final class ClusterBinder {
             RawCohort.RawMember member = raw.members.get(i);
             members.add(new PeerMember(member.host, at.child("member", i).integer("port", member.port)));
         }
-        bindAddresses.check(at, "bind-addr", raw.bindAddr);
+        transportAddress.checkGroup(at, "bind-addr", raw.bindAddr);
         return new PeerProtocol(raw.bindAddr, at.integer("start-port", raw.startPort), at.integer("range", raw.range),
                 at.duration("timeout", raw.timeout), discovery, Optional.ofNullable(raw.dnsQuery), jdbc, stack(at, raw.stack), members,
                 at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
@@ -106,8 +110,9 @@ final class ClusterBinder {
         }
     }
 
-    private MulticastProtocol multicast(SourceElement at, RawCohort.RawMulticast raw) throws ConfigException {
-        bindAddresses.check(at, "bind-addr", raw.bindAddr);
+    private MulticastProtocol multicast(SourceElement at, RawCohort.RawMulticast raw, BindAddressCheck transportAddress)
+            throws ConfigException {
+        transportAddress.checkGroup(at, "bind-addr", raw.bindAddr);
         return new MulticastProtocol(multicastIp(at, raw.ip), at.integer("port", raw.port), raw.bindAddr, at.integer("ttl", raw.ttl), stack(at, raw.stack),
                 at.integer("batch-size", raw.batchSize), at.duration("flush-interval", raw.flushInterval));
     }

@@ -97,6 +97,30 @@ class BindAddressCheckTest {
     }
 
     @Test
+    void aDisabledClusterAndJGroupsOwnAddressWordsAreLeftAlone() throws Exception {
+        Path disabled = write("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="c" enabled="false">
+                    <protocol><peer bind-addr="%s"/></protocol>
+                  </cluster>
+                </cohort>""".formatted(FOREIGN));
+        assertThat(ConfigLoader.load(disabled).cluster().orElseThrow().enabled()).isFalse();
+
+        for (String word : new String[] {"SITE_LOCAL", "non_loopback", "match-interface:lo"}) {
+            Path file = write("""
+                    <cohort xmlns="urn:cohort:config:1">
+                      <node name="n1"/>
+                      <cluster name="c">
+                        <protocol><multicast bind-addr="%s"/></protocol>
+                      </cluster>
+                    </cohort>""".formatted(word));
+            assertThat(((MulticastProtocol) ConfigLoader.load(file).cluster().orElseThrow().protocol()).bindAddress())
+                    .as("JGroups picks the address for %s", word).isEqualTo(word);
+        }
+    }
+
+    @Test
     void aFileParsedFromAStreamMayBeMeantForAnotherMachine() throws Exception {
         String xml = """
                 <cohort xmlns="urn:cohort:config:1">

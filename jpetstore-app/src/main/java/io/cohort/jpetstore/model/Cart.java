@@ -4,6 +4,7 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -91,11 +92,18 @@ public record Cart(List<CartLine> lines) implements Serializable {
         return new Cart(next);
     }
 
-    /** This cart less the quantities {@code taken} holds of each item: a line taken whole is gone. */
-    public Cart without(Cart taken) {
+    /** The quantity of each item, by item id. */
+    public Map<String, Integer> quantities() {
+        Map<String, Integer> quantities = new LinkedHashMap<>();
+        lines.forEach(l -> quantities.merge(l.itemId(), l.quantity(), Integer::sum));
+        return quantities;
+    }
+
+    /** This cart less the {@code taken} quantities (by item id): a line taken whole is gone. */
+    public Cart without(Map<String, Integer> taken) {
         List<CartLine> next = new ArrayList<>(lines.size());
         for (CartLine l : lines) {
-            int left = l.quantity() - taken.line(l.itemId()).map(CartLine::quantity).orElse(0);
+            int left = l.quantity() - taken.getOrDefault(l.itemId(), 0);
             if (left > 0) {
                 next.add(l.withQuantity(left));
             }

@@ -8,7 +8,6 @@ import io.cohort.jpetstore.model.Address;
 import io.cohort.jpetstore.model.Cart;
 import io.cohort.jpetstore.model.CartLine;
 import io.cohort.jpetstore.model.CheckoutDraft;
-import io.cohort.jpetstore.model.Order;
 import io.cohort.jpetstore.model.PaymentDetails;
 import io.cohort.jpetstore.web.form.AddressForm;
 import io.cohort.jpetstore.web.form.Form;
@@ -53,6 +52,9 @@ public final class CheckoutServlet extends ShopServlet {
         }
         Optional<CheckoutDraft> draft = session.checkout();
         String step = step(request);
+        if (step.equals("payment") && showOrderOfDraftPlacedEarlier(request, response, session)) {
+            return;
+        }
         if (!step.equals("payment") && draft.isEmpty()) {
             Pages.redirect(request, response, "/checkout");
             return;
@@ -78,7 +80,9 @@ public final class CheckoutServlet extends ShopServlet {
             return;
         }
         if (step.equals("payment")) {
-            postPayment(request, response, session);
+            if (!showOrderOfDraftPlacedEarlier(request, response, session)) {
+                postPayment(request, response, session);
+            }
             return;
         }
         Optional<CheckoutDraft> draft = session.checkout();
@@ -109,13 +113,9 @@ public final class CheckoutServlet extends ShopServlet {
         Optional<CheckoutDraft> earlier = session.checkout();
         Address shipTo = earlier.filter(d -> shipElsewhere && d.shipElsewhere())
                 .map(CheckoutDraft::shipTo).orElse(billTo);
-        // the same checkout keeps its order token when the customer goes back and changes details; not a token that
-        // placed an order already (the session was restored from a copy made before that order): that is a new checkout
-        String username = signedOn(session).username();
-        OrderDao orders = Shop.of(request).orders();
-        String token = earlier.map(CheckoutDraft::orderToken)
-                .filter(t -> orders.placedWith(t, username).isEmpty()).orElse(null);
-        session.saveCheckout(new CheckoutDraft(payment, billTo, shipElsewhere, shipTo, token));
+        // the same checkout keeps its order token when the customer goes back and changes details
+        session.saveCheckout(new CheckoutDraft(payment, billTo, shipElsewhere, shipTo,
+                earlier.map(CheckoutDraft::orderToken).orElse(null)));
         Pages.redirect(request, response, shipElsewhere ? "/checkout/shipping" : "/checkout/confirm");
     }
 
@@ -134,32 +134,39 @@ public final class CheckoutServlet extends ShopServlet {
     /**
      * If the posted confirmation's order token placed an order of this customer already, shows that order: the
      * session may not know (its state was restored from a copy made before that submit, or the submit failed after
-     * its commit). Its checkout is then done with, and so is its cart if it holds what the order holds.
+     * its commit). Its checkout is then done with, and so are the ordered items in its cart.
      */
     private static boolean showOrderPlacedEarlier(HttpServletRequest request, HttpServletResponse response,
                                                   ShopSession session) throws IOException {
         Optional<String> token = ConfirmationForm.postedToken(request);
-        if (token.isEmpty()) {
-            return false;
-        }
+        return token.isPresent() && showOrderPlacedEarlier(request, response, session, token.get());
+    }
+
+    /**
+     * If the session's checkout draft placed an order already, shows that order: the session was restored from a copy
+     * made before the order was placed, and the customer starts the checkout again. Its items are taken out of the
+     * cart (they are ordered), the rest stays for a new checkout, with a new order token.
+     */
+    private static boolean showOrderOfDraftPlacedEarlier(HttpServletRequest request, HttpServletResponse response,
+                                                         ShopSession session) throws IOException {
+        Optional<CheckoutDraft> draft = session.checkout();
+        return draft.isPresent() && showOrderPlacedEarlier(request, response, session, draft.get().orderToken());
+    }
+
+    private static boolean showOrderPlacedEarlier(HttpServletRequest request, HttpServletResponse response,
+                                                  ShopSession session, String orderToken) throws IOException {
         String username = signedOn(session).username();
         OrderDao orders = Shop.of(request).orders();
-        Optional<Long> orderId = orders.placedWith(token.get(), username);
+        Optional<Long> orderId = orders.placedWith(orderToken, username);
         if (orderId.isEmpty()) {
             return false;
         }
-        Optional<Order> order = orders.find(orderId.get(), username);
-        session.orderPlacedEarlier(token.get(), cart -> order.map(o -> sameItems(o, cart)).orElse(false));
+        Map<String, Integer> ordered = new HashMap<>();
+        orders.find(orderId.get(), username)
+                .ifPresent(order -> order.lines().forEach(l -> ordered.merge(l.itemId(), l.quantity(), Integer::sum)));
+        session.orderPlacedEarlier(orderToken, ordered);
         Pages.redirect(request, response, "/orders/view?id=" + orderId.get(), Notice.ORDER_ALREADY_PLACED);
         return true;
-    }
-
-    private static boolean sameItems(Order order, Cart cart) {
-        Map<String, Integer> ordered = new HashMap<>();
-        order.lines().forEach(l -> ordered.merge(l.itemId(), l.quantity(), Integer::sum));
-        Map<String, Integer> inCart = new HashMap<>();
-        cart.lines().forEach(l -> inCart.merge(l.itemId(), l.quantity(), Integer::sum));
-        return ordered.equals(inCart);
     }
 
     private static void placeOrder(HttpServletRequest request, HttpServletResponse response, ShopSession session,

@@ -9,7 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpSession;
 import java.io.Serializable;
 import java.util.Optional;
-import java.util.function.Predicate;
+import java.util.Map;
 
 /**
  * The only code that touches the HTTP session. Its discipline, for session replication:
@@ -147,20 +147,25 @@ public final class ShopSession {
         }
         synchronized (session) {
             session.removeAttribute(CHECKOUT);
-            Cart left = cart().without(ordered);
-            if (left.isEmpty()) {
-                session.removeAttribute(CART);
-            } else {
-                session.setAttribute(CART, left);
-            }
+            takeOutOfCart(session, ordered.quantities());
+        }
+    }
+
+    private void takeOutOfCart(HttpSession session, Map<String, Integer> ordered) {
+        Cart left = cart().without(ordered);
+        if (left.isEmpty()) {
+            session.removeAttribute(CART);
+        } else {
+            session.setAttribute(CART, left);
         }
     }
 
     /**
-     * An earlier request placed the order of the checkout with this token, and this session did not learn of it:
-     * that checkout's draft is done with, and so is the cart if {@code ordered} says the order holds it.
+     * An earlier request placed the order of the checkout with this token (of {@code ordered}: quantities by item id),
+     * and this session did not learn of it: that checkout's draft is done with, and so are the ordered items in the
+     * cart; what else it holds stays.
      */
-    public void orderPlacedEarlier(String orderToken, Predicate<Cart> ordered) {
+    public void orderPlacedEarlier(String orderToken, Map<String, Integer> ordered) {
         HttpSession session = request.getSession(false);
         if (session == null) {
             return;
@@ -168,9 +173,7 @@ public final class ShopSession {
         synchronized (session) {
             if (session.getAttribute(CHECKOUT) instanceof CheckoutDraft draft && draft.orderToken().equals(orderToken)) {
                 session.removeAttribute(CHECKOUT);
-                if (session.getAttribute(CART) instanceof Cart cart && ordered.test(cart)) {
-                    session.removeAttribute(CART);
-                }
+                takeOutOfCart(session, ordered);
             }
         }
     }

@@ -83,8 +83,13 @@ public final class PostgresDatabase implements TestDatabase {
     }
 
     @Override
-    public long lockWaiters() {
-        return queryLong("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+    public long sessionsBlockedBy(Connection holder) {
+        long pid = TestDatabase.queryLong(holder, "SELECT pg_backend_pid()");
+        try (Connection c = dataSource().getConnection()) {
+            return TestDatabase.queryLong(c, "SELECT COUNT(*) FROM pg_stat_activity WHERE ? = ANY(pg_blocking_pids(pid))", (int) pid);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Override

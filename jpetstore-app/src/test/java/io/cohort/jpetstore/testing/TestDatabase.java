@@ -25,8 +25,25 @@ public interface TestDatabase extends AutoCloseable {
     @Override
     void close();
 
-    /** How many of this database's sessions are waiting for a lock another session holds. */
-    long lockWaiters();
+    /** How many of this database's sessions are waiting for a lock that {@code holder}'s session holds. */
+    long sessionsBlockedBy(Connection holder);
+
+    /** The first column of the first row of a query on {@code c}, as a long. */
+    static long queryLong(Connection c, String sql, Object... parameters) {
+        try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < parameters.length; i++) {
+                ps.setObject(i + 1, parameters[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no row: " + sql);
+                }
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
 
     /** Runs a statement for test set-up or inspection. */
     default void execute(String sql) {

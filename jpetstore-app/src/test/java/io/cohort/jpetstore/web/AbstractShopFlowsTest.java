@@ -615,7 +615,7 @@ public abstract class AbstractShopFlowsTest {
                 lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-28' FOR UPDATE").close();
             }
             java.util.concurrent.Future<Page> placing = tab.submit(() -> visitor.postRaw("/checkout/confirm", placeOrder));
-            awaitLockWaiter(); // the order is being placed: it read the cart and waits for the item's stock row
+            awaitBlockedBy(stockLock); // the order is being placed: it read the cart and waits for the item's stock row
             assertThat(visitor.post("/cart/add", "itemId", "EST-6").path()).isEqualTo("/cart");
             stockLock.rollback();
 
@@ -671,9 +671,9 @@ public abstract class AbstractShopFlowsTest {
         return withShipping;
     }
 
-    private void awaitLockWaiter() throws InterruptedException {
+    private void awaitBlockedBy(java.sql.Connection holder) throws InterruptedException {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        while (database.lockWaiters() == 0) {
+        while (database.sessionsBlockedBy(holder) == 0) {
             assertThat(System.nanoTime()).as("a request waiting for the locked row within 20 s").isLessThan(deadline);
             Thread.sleep(20);
         }

@@ -44,13 +44,7 @@ class BindAddressCheckTest {
 
     @Test
     void aPeerGroupBoundToAnotherMachinesAddressIsRefusedNamingThisMachinesAddresses() throws Exception {
-        Path file = write("""
-                <cohort xmlns="urn:cohort:config:1">
-                  <node name="n1"/>
-                  <cluster name="c">
-                    <protocol><peer bind-addr="%s"/></protocol>
-                  </cluster>
-                </cohort>""".formatted(FOREIGN));
+        Path file = writeCluster("", "<peer bind-addr=\"" + FOREIGN + "\"/>");
 
         ConfigException e = catchThrowableOfType(ConfigException.class, () -> ConfigLoader.load(file));
 
@@ -98,23 +92,11 @@ class BindAddressCheckTest {
 
     @Test
     void aDisabledClusterAndJGroupsOwnAddressWordsAreLeftAlone() throws Exception {
-        Path disabled = write("""
-                <cohort xmlns="urn:cohort:config:1">
-                  <node name="n1"/>
-                  <cluster name="c" enabled="false">
-                    <protocol><peer bind-addr="%s"/></protocol>
-                  </cluster>
-                </cohort>""".formatted(FOREIGN));
+        Path disabled = writeCluster(" enabled=\"false\"", "<peer bind-addr=\"" + FOREIGN + "\"/>");
         assertThat(ConfigLoader.load(disabled).cluster().orElseThrow().enabled()).isFalse();
 
         for (String word : new String[] {"SITE_LOCAL", "non_loopback", "match-interface:lo"}) {
-            Path file = write("""
-                    <cohort xmlns="urn:cohort:config:1">
-                      <node name="n1"/>
-                      <cluster name="c">
-                        <protocol><multicast bind-addr="%s"/></protocol>
-                      </cluster>
-                    </cohort>""".formatted(word));
+            Path file = writeCluster("", "<multicast bind-addr=\"" + word + "\"/>");
             assertThat(((MulticastProtocol) ConfigLoader.load(file).cluster().orElseThrow().protocol()).bindAddress())
                     .as("JGroups picks the address for %s", word).isEqualTo(word);
         }
@@ -131,6 +113,17 @@ class BindAddressCheckTest {
                 dir, Map.<String, String>of()::get);
 
         assertThat(config.node().bindAddress()).isEqualTo(FOREIGN);
+    }
+
+    /** A node with a {@code <cluster>} of these attributes (after its name) around this protocol element. */
+    private Path writeCluster(String clusterAttributes, String protocol) throws Exception {
+        return write("""
+                <cohort xmlns="urn:cohort:config:1">
+                  <node name="n1"/>
+                  <cluster name="c"%s>
+                    <protocol>%s</protocol>
+                  </cluster>
+                </cohort>""".formatted(clusterAttributes, protocol));
     }
 
     private Path write(String xml) throws Exception {

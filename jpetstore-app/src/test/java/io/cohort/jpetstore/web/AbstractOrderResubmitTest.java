@@ -58,24 +58,15 @@ public abstract class AbstractOrderResubmitTest {
     void confirmationResubmittedFromASessionThatNeverLearnedOfItsOrderPlacesNoSecondOrder() {
         ShopClient customer = new ShopClient(server);
         String username = createAccount(customer);
-        customer.post("/cart/add", "itemId", "EST-22");
-        Page confirm = customer.post("/checkout", paymentFields());
-        assertThat(confirm.path()).isEqualTo("/checkout/confirm");
-        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
-        assertThat(customer.get(SNAPSHOT + "?save").status()).as("backup copy taken").isEqualTo(204);
-
-        Page first = customer.postRaw("/checkout/confirm", placeOrder);
-        assertThat(first.path()).isEqualTo("/orders/view");
-        String orderId = orderIdOf(first);
-        assertThat(customer.get(SNAPSHOT + "?restore").status()).as("backup copy restored").isEqualTo(204);
+        PlacedThenForgotten first = placeThenRestoreFromBefore(customer, "EST-22");
         assertThat(customer.get("/cart").textOf("cart-count")).as("the session is as before the order").isEqualTo("1");
 
-        Page again = customer.postRaw("/checkout/confirm", placeOrder);
+        Page again = customer.postRaw("/checkout/confirm", first.placeOrder());
 
         assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'"))
                 .as("orders of " + username).isEqualTo(1);
         assertThat(again.path()).isEqualTo("/orders/view");
-        assertThat(orderIdOf(again)).isEqualTo(orderId);
+        assertThat(orderIdOf(again)).isEqualTo(first.orderId());
         assertThat(again.body()).contains("Your order was placed already; it was not placed again.");
         assertThat(customer.get("/cart").body()).as("the ordered cart is done with").contains("id=\"cart-empty\"");
     }
@@ -84,12 +75,7 @@ public abstract class AbstractOrderResubmitTest {
     void aCheckoutStartedAgainFromASessionThatNeverLearnedOfItsOrderShowsThatOrderAndOrdersOnlyWhatIsNew() {
         ShopClient customer = new ShopClient(server);
         String username = createAccount(customer);
-        customer.post("/cart/add", "itemId", "EST-24");
-        Page confirm = customer.post("/checkout", paymentFields());
-        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
-        assertThat(customer.get(SNAPSHOT + "?save").status()).as("backup copy taken").isEqualTo(204);
-        String firstOrder = orderIdOf(customer.postRaw("/checkout/confirm", placeOrder));
-        assertThat(customer.get(SNAPSHOT + "?restore").status()).as("backup copy restored").isEqualTo(204);
+        String firstOrder = placeThenRestoreFromBefore(customer, "EST-24").orderId();
 
         // the customer does not resubmit: they add to the cart and start the checkout again
         customer.post("/cart/add", "itemId", "EST-25");
@@ -130,6 +116,26 @@ public abstract class AbstractOrderResubmitTest {
         assertThat(page.body()).doesNotContain("data-order-id=\"" + orderId + "\"");
         assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'")).isEqualTo(1);
         assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + otherName + "'")).isZero();
+    }
+
+    /** A placed order's confirmation form and order id. */
+    private record PlacedThenForgotten(String[] placeOrder, String orderId) {
+    }
+
+    /**
+     * Orders one {@code itemId}, then plays the session back to its copy from before the "Place order" submit: the
+     * owner crashed before the order's effect on the session was replicated.
+     */
+    private static PlacedThenForgotten placeThenRestoreFromBefore(ShopClient customer, String itemId) {
+        customer.post("/cart/add", "itemId", itemId);
+        Page confirm = customer.post("/checkout", paymentFields());
+        assertThat(confirm.path()).isEqualTo("/checkout/confirm");
+        String[] placeOrder = confirm.hiddenFields("/checkout/confirm");
+        assertThat(customer.get(SNAPSHOT + "?save").status()).as("backup copy taken").isEqualTo(204);
+        Page placed = customer.postRaw("/checkout/confirm", placeOrder);
+        assertThat(placed.path()).isEqualTo("/orders/view");
+        assertThat(customer.get(SNAPSHOT + "?restore").status()).as("backup copy restored").isEqualTo(204);
+        return new PlacedThenForgotten(placeOrder, orderIdOf(placed));
     }
 
     private static String[] withoutCsrf(String[] fields) {

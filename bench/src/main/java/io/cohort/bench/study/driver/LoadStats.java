@@ -45,6 +45,7 @@ public final class LoadStats {
         second.latencyMicros.add(TimeUnit.NANOSECONDS.toMicros(latency));
         if (failed) {
             second.errors.increment();
+            second.failedPages.increment();
         }
         if (inWindow(completed)) {
             record(latency);
@@ -75,9 +76,14 @@ public final class LoadStats {
         }
     }
 
-    /** A page arrived but was not what the scenario expected (a 4xx, another page, missing content); it ended it. */
+    /**
+     * A page arrived but was not what the scenario expected (a 4xx, another page, missing content); it ended it. The
+     * page was counted as a response ({@link #page}); now it is a failed one.
+     */
     void unexpectedPage(long at) {
-        second(at).errors.increment();
+        Second second = second(at);
+        second.errors.increment();
+        second.failedPages.increment();
     }
 
     /** A scenario ended at {@code at}. */
@@ -185,18 +191,25 @@ public final class LoadStats {
      * @param scenarios     scenarios completed
      * @param sessionsLost  scenarios that found their session lost or stale
      * @param abandoned     scenarios ended by an error
+     * @param failedPages   the responses among {@code pages} that failed (5xx, or not the page the scenario expected)
      */
     public record SecondCounts(long second, long pages, long errors, double meanMs, long scenarios, long sessionsLost,
-            long abandoned) {
+            long abandoned, long failedPages) {
 
         static SecondCounts quiet(long second) {
-            return new SecondCounts(second, 0, 0, 0, 0, 0, 0);
+            return new SecondCounts(second, 0, 0, 0, 0, 0, 0, 0);
+        }
+
+        /** The responses that were the page the scenario expected. */
+        public long goodPages() {
+            return Math.max(0, pages - failedPages);
         }
     }
 
     private static final class Second {
         final LongAdder pages = new LongAdder();
         final LongAdder errors = new LongAdder();
+        final LongAdder failedPages = new LongAdder();
         final LongAdder latencyMicros = new LongAdder();
         final LongAdder scenarios = new LongAdder();
         final LongAdder sessionsLost = new LongAdder();
@@ -205,7 +218,7 @@ public final class LoadStats {
         SecondCounts counts(long index) {
             long served = pages.sum();
             return new SecondCounts(index, served, errors.sum(), served == 0 ? 0 : latencyMicros.sum() / 1000.0 / served,
-                    scenarios.sum(), sessionsLost.sum(), abandoned.sum());
+                    scenarios.sum(), sessionsLost.sum(), abandoned.sum(), failedPages.sum());
         }
     }
 }

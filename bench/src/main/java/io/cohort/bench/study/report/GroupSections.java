@@ -88,8 +88,8 @@ final class GroupSections {
         }
         blocks.add(new Block.Paragraph("One node killed with SIGKILL in the middle of the measurement window. Sessions "
                 + "lost: scenarios in flight at the kill or started after it whose session was lost or stale. "
-                + "Recovery: seconds until throughput was back to ≥ 90 % of its pre-kill mean (scaled to the "
-                + "surviving nodes) for 3 consecutive seconds."));
+                + "Recovery: seconds until throughput (pages served without error) was back to ≥ 90 % of its "
+                + "pre-kill mean (scaled to the surviving nodes) for 3 consecutive seconds."));
         List<List<String>> rows = new ArrayList<>();
         for (ExperimentResult result : failovers) {
             ExperimentSpec s = result.spec();

@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * Turns the per-second counts around a node kill into a {@link FailoverOutcome}: sessions lost and errors from
  * the kill on, and the time until throughput was back to at least {@value #RECOVERED} of its mean before the
- * kill, scaled to the surviving nodes, for {@value #STABLE_SECONDS} consecutive seconds.
+ * kill, scaled to the surviving nodes, for {@value #STABLE_SECONDS} consecutive seconds. Throughput counts the
+ * pages served as the scenario expected them ({@link SecondCounts#goodPages}): a balancer's 502 or 503 page during
+ * the failover is an error, not recovery.
  */
 final class FailoverAnalysis {
 
@@ -25,7 +27,7 @@ final class FailoverAnalysis {
      */
     static FailoverOutcome analyse(List<SecondCounts> window, String killedNode, double killedAt, int nodes) {
         long killSecond = (long) Math.floor(killedAt);
-        double before = window.stream().filter(s -> s.second() < killSecond).mapToLong(SecondCounts::pages)
+        double before = window.stream().filter(s -> s.second() < killSecond).mapToLong(SecondCounts::goodPages)
                 .average().orElse(0);
         double target = before * RECOVERED * (nodes - 1) / nodes;
         long lost = window.stream().filter(s -> s.second() >= killSecond).mapToLong(SecondCounts::sessionsLost).sum();
@@ -39,7 +41,7 @@ final class FailoverAnalysis {
             }
             boolean consecutive = second.second() == previous + 1; // a second missing from the series served nothing
             previous = second.second();
-            streak = second.pages() >= target ? (consecutive ? streak + 1 : 1) : 0;
+            streak = second.goodPages() >= target ? (consecutive ? streak + 1 : 1) : 0;
             if (streak == STABLE_SECONDS) {
                 double recoveredAt = second.second() - (STABLE_SECONDS - 1);
                 recovery = Math.max(0, recoveredAt - killedAt);

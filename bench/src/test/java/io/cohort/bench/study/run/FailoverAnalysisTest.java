@@ -13,7 +13,7 @@ class FailoverAnalysisTest {
     private static List<SecondCounts> seconds(long[] pages, long[] lost, long[] errors) {
         List<SecondCounts> list = new ArrayList<>();
         for (int s = 0; s < pages.length; s++) {
-            list.add(new SecondCounts(s, pages[s], errors[s], 10, 1, lost[s], 0));
+            list.add(new SecondCounts(s, pages[s], errors[s], 10, 1, lost[s], 0, 0));
         }
         return list;
     }
@@ -42,11 +42,25 @@ class FailoverAnalysisTest {
     }
 
     @Test
+    void errorPagesAreNoRecovery() {
+        // 2 nodes at 100 pages/s, killed at 2.5 s; from second 3 on the balancer answers 80 pages a second, 60 of them
+        // its 503 page: 20 good ones, below the survivors' 45, until second 7
+        List<SecondCounts> window = new ArrayList<>();
+        for (long s = 0; s < 10; s++) {
+            long failed = s >= 3 && s < 7 ? 60 : 0;
+            window.add(new SecondCounts(s, s < 3 ? 100 : 80, failed, 10, 1, 0, 0, failed));
+        }
+
+        assertThat(FailoverAnalysis.analyse(window, "n1", 2.5, 2).recoverySeconds()).as("back from second 7 on")
+                .isEqualTo(4.5);
+    }
+
+    @Test
     void aSecondMissingFromTheSeriesBreaksTheStreakOfRecoveredSeconds() {
         // 2 nodes at 100 pages/s, killed at 3.5 s; seconds 5 to 9 are not in the series (nothing happened in them)
         List<SecondCounts> window = new ArrayList<>();
         for (long s : new long[] {0, 1, 2, 3, 4, 10, 11, 12}) {
-            window.add(new SecondCounts(s, s == 4 ? 50 : 100, 0, 10, 1, 0, 0));
+            window.add(new SecondCounts(s, s == 4 ? 50 : 100, 0, 10, 1, 0, 0, 0));
         }
 
         assertThat(FailoverAnalysis.analyse(window, "n1", 3.5, 2).recoverySeconds()).as("back from second 10 on")

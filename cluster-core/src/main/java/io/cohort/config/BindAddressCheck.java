@@ -30,8 +30,9 @@ enum BindAddressCheck {
 
     /** At most this many of the machine's addresses are named in an error. */
     private static final int ADDRESSES_NAMED = 6;
-    /** JGroups' own words for "an address of this machine of that kind", which a group's bind-addr may use. */
-    private static final Set<String> GROUP_SCOPES = Set.of("global", "site_local", "link_local", "loopback", "non_loopback");
+    /** JGroups' own words for "an address of this machine of that kind", which a group's bind-addr may use (any case). */
+    private static final Set<String> GROUP_SCOPES = Set.of("global", "site_local", "link_local", "loopback", "non_loopback",
+            "use_localhost", "use-localhost");
     /** JGroups' prefixes that pick an address by interface, host or address pattern, or by a class of one's own. */
     private static final List<String> GROUP_PICKERS = List.of("match-interface:", "match-host:", "match-address:", "custom:");
 
@@ -53,7 +54,7 @@ enum BindAddressCheck {
             throw at.attributeError(attribute, attribute + "=\"" + value + "\" on " + at.tag() + " does not resolve on this machine",
                     "an address of this machine, or a host name that resolves to one");
         }
-        if (address.isAnyLocalAddress() || address.isLoopbackAddress() || canBind(address)) {
+        if (address.isAnyLocalAddress() || canBind(address)) { // loopback too: ::1 cannot be bound on an IPv4-only stack
             return;
         }
         throw at.attributeError(attribute, attribute + "=\"" + value + "\" on " + at.tag() + " is "
@@ -73,8 +74,8 @@ enum BindAddressCheck {
     }
 
     private static boolean isGroupAddressWord(String value) {
-        String lower = value.toLowerCase(Locale.ROOT);
-        return GROUP_SCOPES.contains(lower) || GROUP_PICKERS.stream().anyMatch(lower::startsWith);
+        // JGroups reads the scope words in any case, the pickers' prefixes only as written here
+        return GROUP_SCOPES.contains(value.toLowerCase(Locale.ROOT)) || GROUP_PICKERS.stream().anyMatch(value::startsWith);
     }
 
     private static boolean canBind(InetAddress address) {

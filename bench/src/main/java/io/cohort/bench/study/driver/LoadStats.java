@@ -59,7 +59,10 @@ public final class LoadStats {
         }
     }
 
-    /** A page got no response at all (connection refused or reset); it is an error, with no response time. */
+    /**
+     * A page got no response at all (connection refused or reset), or the driver failed before a page was sent; it is
+     * an error, with no response time and no page.
+     */
     void failedWithoutResponse(long at) {
         second(at).errors.increment();
     }

@@ -55,7 +55,11 @@ final class VirtualUser {
             ScenarioOutcome outcome = failure == null ? ScenarioOutcome.COMPLETED : outcomeOf(failure);
             long now = System.nanoTime();
             if (outcome == ScenarioOutcome.ERROR && !pageCounted(failure)) {
-                context.stats.unexpectedPage(now); // a page that arrived but was not the one expected is an error too
+                if (unwrap(failure) instanceof ScenarioAbort) {
+                    context.stats.unexpectedPage(now); // a page that arrived but was not the one expected is an error too
+                } else {
+                    context.stats.failedWithoutResponse(now); // the driver failed, not a page: an error, and no page
+                }
             }
             context.stats.scenario(now, outcome);
             if (failure != null && outcome != ScenarioOutcome.CUT_SHORT) {

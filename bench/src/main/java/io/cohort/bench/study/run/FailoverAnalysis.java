@@ -8,8 +8,9 @@ import java.util.List;
  * Turns the per-second counts around a node kill into a {@link FailoverOutcome}: sessions lost and errors from
  * the kill on, and the time until throughput was back to at least {@value #RECOVERED} of its mean before the
  * kill, scaled to the surviving nodes, for {@value #STABLE_SECONDS} consecutive seconds. Throughput counts the
- * pages served as the scenario expected them ({@link SecondCounts#goodPages}): a balancer's 502 or 503 page during
- * the failover is an error, not recovery.
+ * pages not answered with an error ({@link SecondCounts#goodPages}): a balancer's 502 or 503 page during the failover,
+ * or a page that ended its scenario as an error, is no recovery. A page showing that the session was lost still
+ * counts as served; its scenario counts as a session lost.
  */
 final class FailoverAnalysis {
 

@@ -8,6 +8,7 @@ import io.cohort.jpetstore.model.Address;
 import io.cohort.jpetstore.model.Cart;
 import io.cohort.jpetstore.model.CartLine;
 import io.cohort.jpetstore.model.CheckoutDraft;
+import io.cohort.jpetstore.model.Order;
 import io.cohort.jpetstore.model.PaymentDetails;
 import io.cohort.jpetstore.web.form.AddressForm;
 import io.cohort.jpetstore.web.form.Form;
@@ -20,7 +21,6 @@ import java.math.BigDecimal;
 import java.text.NumberFormat;
 import java.time.YearMonth;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -161,9 +161,7 @@ public final class CheckoutServlet extends ShopServlet {
         if (orderId.isEmpty()) {
             return false;
         }
-        Map<String, Integer> ordered = new HashMap<>();
-        orders.find(orderId.get(), username)
-                .ifPresent(order -> order.lines().forEach(l -> ordered.merge(l.itemId(), l.quantity(), Integer::sum)));
+        Map<String, Integer> ordered = orders.find(orderId.get(), username).map(Order::quantities).orElse(Map.of());
         session.orderPlacedEarlier(orderToken, ordered);
         Pages.redirect(request, response, "/orders/view?id=" + orderId.get(), Notice.ORDER_ALREADY_PLACED);
         return true;

@@ -332,7 +332,6 @@ class TakeoverTest {
         return new ReplicaPlacement(1, true).likelyHolders(sessionId, others).stream().map(Member::name).toList();
     }
 
-
     @Test
     void anOwnerWhoseStateAnotherMemberLookedUpAndTookOverStepsBackAtTheVersionItTookItOverAt() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,

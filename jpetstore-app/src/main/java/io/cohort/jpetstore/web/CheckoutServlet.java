@@ -155,16 +155,19 @@ public final class CheckoutServlet extends ShopServlet {
 
     private static boolean showOrderPlacedEarlier(HttpServletRequest request, HttpServletResponse response,
                                                   ShopSession session, String orderToken) throws IOException {
-        String username = signedOn(session).username();
-        OrderDao orders = Shop.of(request).orders();
-        Optional<Long> orderId = orders.placedWith(orderToken, username);
+        Optional<Long> orderId = Shop.of(request).orders().placedWith(orderToken, signedOn(session).username());
         if (orderId.isEmpty()) {
             return false;
         }
-        Map<String, Integer> ordered = orders.find(orderId.get(), username).map(Order::quantities).orElse(Map.of());
-        session.orderPlacedEarlier(orderToken, ordered);
+        session.orderPlacedEarlier(orderToken, orderedIn(request, session, orderId.get()));
         Pages.redirect(request, response, "/orders/view?id=" + orderId.get(), Notice.ORDER_ALREADY_PLACED);
         return true;
+    }
+
+    /** What the signed-on customer's order {@code orderId} holds: quantities by item id. */
+    private static Map<String, Integer> orderedIn(HttpServletRequest request, ShopSession session, long orderId) {
+        return Shop.of(request).orders().find(orderId, signedOn(session).username()).map(Order::quantities)
+                .orElse(Map.of());
     }
 
     private static void placeOrder(HttpServletRequest request, HttpServletResponse response, ShopSession session,
@@ -206,7 +209,8 @@ public final class CheckoutServlet extends ShopServlet {
             showConfirm(request, response, draft, repriced);
             return;
         }
-        session.orderPlaced(cart);
+        // an order its token placed before holds what was confirmed then, which need not be what the cart holds now
+        session.orderPlaced(placed.placedNow() ? cart.quantities() : orderedIn(request, session, placed.orderId()));
         Pages.redirect(request, response, "/orders/view?id=" + placed.orderId(),
                 placed.placedNow() ? Notice.ORDER_PLACED : Notice.ORDER_ALREADY_PLACED);
     }

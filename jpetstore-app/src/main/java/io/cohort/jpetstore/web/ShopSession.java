@@ -137,17 +137,18 @@ public final class ShopSession {
     }
 
     /**
-     * The order of {@code ordered} is in the database: the wizard's draft is done with, and so are the ordered items
-     * in the cart. What another request added to the cart while the order was being placed stays in it.
+     * The checkout's order is in the database, holding {@code ordered} (quantities by item id): the wizard's draft is
+     * done with, and so are the ordered items in the cart. What another request added to the cart while the order was
+     * being placed, or what the order does not hold, stays in it.
      */
-    public void orderPlaced(Cart ordered) {
+    public void orderPlaced(Map<String, Integer> ordered) {
         HttpSession session = request.getSession(false);
         if (session == null) {
             return;
         }
         synchronized (session) {
             session.removeAttribute(CHECKOUT);
-            takeOutOfCart(session, ordered.quantities());
+            takeOutOfCart(session, ordered);
         }
     }
 

@@ -28,6 +28,17 @@ public interface TestDatabase extends AutoCloseable {
     /** How many of this database's sessions are waiting for a lock that {@code holder}'s session holds. */
     long sessionsBlockedBy(Connection holder);
 
+    /** Waits, at most 20 s, until one of this database's sessions waits for a lock that {@code holder} holds. */
+    default void awaitSessionBlockedBy(Connection holder) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (sessionsBlockedBy(holder) == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no session waited for a lock of the holder within 20 s");
+            }
+            Thread.sleep(20);
+        }
+    }
+
     /** The first column of the first row of a query on {@code c}, as a long. */
     static long queryLong(Connection c, String sql, Object... parameters) {
         try (java.sql.PreparedStatement ps = c.prepareStatement(sql)) {

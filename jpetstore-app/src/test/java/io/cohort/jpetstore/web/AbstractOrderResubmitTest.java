@@ -7,12 +7,22 @@ import io.cohort.jpetstore.testing.ShopClient.Page;
 import io.cohort.jpetstore.testing.ShopClient;
 import io.cohort.jpetstore.testing.ShopServer;
 import io.cohort.jpetstore.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.YearMonth;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,6 +106,93 @@ public abstract class AbstractOrderResubmitTest {
         assertThat(orderIdOf(placed)).isNotEqualTo(firstOrder);
         assertThat(placed.textOf("order-lines")).contains("EST-25").doesNotContain("EST-24");
         assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'")).isEqualTo(2);
+    }
+
+    @Test
+    void resubmittingAfterAddingToARestoredSessionShowsTheOrderAndKeepsWhatWasAddedInTheCart() {
+        ShopClient customer = new ShopClient(server);
+        createAccount(customer);
+        PlacedThenForgotten first = placeThenRestoreFromBefore(customer, "EST-20");
+
+        customer.post("/cart/add", "itemId", "EST-21");
+        Page again = customer.postRaw("/checkout/confirm", first.placeOrder());
+
+        assertThat(again.path()).isEqualTo("/orders/view");
+        assertThat(orderIdOf(again)).isEqualTo(first.orderId());
+        Page cart = customer.get("/cart");
+        assertThat(cart.textOf("cart-count")).as("only what the order holds is out of the cart").isEqualTo("1");
+        assertThat(cart.textOf("cart")).contains("EST-21").doesNotContain("EST-20");
+    }
+
+    /**
+     * Two nodes place the same checkout's order at the same moment, each from its own copy of the session: the other
+     * node's copy did not have the item added last yet. The order that this node finds placed when it commits holds
+     * only what that copy held; the item added last stays in the cart, not ordered and not lost.
+     */
+    @Test
+    void anOrderAnotherNodePlacesWithTheSameTokenMeanwhileTakesOnlyItsOwnItemsOutOfTheCart() throws Exception {
+        ShopClient customer = new ShopClient(server);
+        String username = createAccount(customer);
+        customer.post("/cart/add", "itemId", "EST-18");
+        String template = orderIdOf(customer.postRaw("/checkout/confirm",
+                customer.post("/checkout", paymentFields()).hiddenFields("/checkout/confirm")));
+        customer.post("/cart/add", "itemId", "EST-18");
+        customer.post("/cart/add", "itemId", "EST-19");
+        String[] placeOrder = customer.post("/checkout", paymentFields()).hiddenFields("/checkout/confirm");
+
+        ExecutorService tab = Executors.newSingleThreadExecutor();
+        Page placed;
+        try (Connection otherNode = database.dataSource().getConnection()) {
+            otherNode.setAutoCommit(false);
+            try (Statement lock = otherNode.createStatement()) {
+                lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-18' FOR UPDATE").close();
+            }
+            Future<Page> placing = tab.submit(() -> customer.postRaw("/checkout/confirm", placeOrder));
+            database.awaitSessionBlockedBy(otherNode); // this node is placing the order: it waits for EST-18's stock
+            copyOrder(otherNode, Long.parseLong(template), field(placeOrder, "orderToken")); // EST-18 alone
+            otherNode.commit();
+            placed = placing.get(30, TimeUnit.SECONDS);
+        } finally {
+            tab.shutdownNow();
+        }
+
+        assertThat(placed.path()).isEqualTo("/orders/view");
+        assertThat(placed.body()).contains("Your order was placed already; it was not placed again.");
+        assertThat(placed.textOf("order-lines")).contains("EST-18").doesNotContain("EST-19");
+        assertThat(database.queryLong("SELECT COUNT(*) FROM orders WHERE username = '" + username + "'")).isEqualTo(2);
+        Page cart = customer.get("/cart");
+        assertThat(cart.textOf("cart-count")).as("only what the other node ordered is out of the cart").isEqualTo("1");
+        assertThat(cart.textOf("cart")).contains("EST-19").doesNotContain("EST-18");
+    }
+
+    /** Writes, on {@code c}, a copy of order {@code orderId} with lines and all, under {@code orderToken}. */
+    private static void copyOrder(Connection c, long orderId, String orderToken) throws SQLException {
+        String columns = "username, placed_at, card_type, card_masked, card_expiry, total, "
+                + Stream.of("bill_", "ship_").flatMap(prefix -> Stream.of("first_name", "last_name", "address1",
+                        "address2", "city", "state", "zip", "country").map(name -> prefix + name))
+                        .collect(Collectors.joining(", "));
+        try (PreparedStatement order = c.prepareStatement("INSERT INTO orders (" + columns + ", order_token) SELECT "
+                + columns + ", ? FROM orders WHERE order_id = ?")) {
+            order.setString(1, orderToken);
+            order.setLong(2, orderId);
+            assertThat(order.executeUpdate()).isEqualTo(1);
+        }
+        try (PreparedStatement lines = c.prepareStatement("INSERT INTO order_line (order_id, line_number, item_id,"
+                + " quantity, unit_price) SELECT (SELECT order_id FROM orders WHERE order_token = ?), line_number,"
+                + " item_id, quantity, unit_price FROM order_line WHERE order_id = ?")) {
+            lines.setString(1, orderToken);
+            lines.setLong(2, orderId);
+            assertThat(lines.executeUpdate()).isPositive();
+        }
+    }
+
+    private static String field(String[] fields, String name) {
+        for (int i = 0; i < fields.length; i += 2) {
+            if (fields[i].equals(name)) {
+                return fields[i + 1];
+            }
+        }
+        throw new AssertionError("no field " + name);
     }
 
     @Test

@@ -615,7 +615,7 @@ public abstract class AbstractShopFlowsTest {
                 lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-28' FOR UPDATE").close();
             }
             java.util.concurrent.Future<Page> placing = tab.submit(() -> visitor.postRaw("/checkout/confirm", placeOrder));
-            awaitBlockedBy(stockLock); // the order is being placed: it read the cart and waits for the item's stock row
+            database.awaitSessionBlockedBy(stockLock); // the order is being placed: it read the cart and waits for the item's stock row
             assertThat(visitor.post("/cart/add", "itemId", "EST-6").path()).isEqualTo("/cart");
             stockLock.rollback();
 
@@ -669,14 +669,6 @@ public abstract class AbstractShopFlowsTest {
         withShipping[base.length] = "shipElsewhere";
         withShipping[base.length + 1] = "on";
         return withShipping;
-    }
-
-    private void awaitBlockedBy(java.sql.Connection holder) throws InterruptedException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        while (database.sessionsBlockedBy(holder) == 0) {
-            assertThat(System.nanoTime()).as("a request waiting for the locked row within 20 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
     }
 
     private static long cents(String dollars) {

@@ -12,6 +12,7 @@ import io.cohort.config.SecurityConfig;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,6 +32,7 @@ import org.jgroups.conf.XmlConfigurator;
 import org.jgroups.protocols.SYM_ENCRYPT;
 import org.jgroups.protocols.AUTH;
 import org.jgroups.stack.Protocol;
+import org.jgroups.util.Util;
 
 /**
  * Builds the JGroups channel for a {@code <cluster>}: the built-in {@code peer-tcp.xml} or
@@ -112,7 +114,7 @@ final class GroupStack {
             values.put("cohort.tcpping.port_range", Integer.toString(peer.range() - 1));
             values.put("cohort.join_timeout", peer.timeout().toMillis() + "ms");
             List<PeerMember> members = peer.members().isEmpty()
-                    ? List.of(new PeerMember(peer.bindAddress(), peer.startPort())) : peer.members();
+                    ? List.of(new PeerMember(ownAddress(peer.bindAddress()), peer.startPort())) : peer.members();
             values.put("cohort.initial_hosts", members.stream().map(PeerMember::address).collect(Collectors.joining(",")));
         } else if (protocol instanceof MulticastProtocol multicast) {
             values.put("cohort.bind_addr", multicast.bindAddress());
@@ -123,6 +125,24 @@ final class GroupStack {
             throw new IllegalArgumentException("not a group protocol: " + protocol);
         }
         return values;
+    }
+
+    /**
+     * The address the transport binds for {@code bindAddress}, resolved as JGroups resolves it: a JGroups word
+     * ({@code SITE_LOCAL}, {@code match-interface:eth0}) becomes the address it picks, which TCPPING, resolving its
+     * hosts as host names, would not find.
+     */
+    private static String ownAddress(String bindAddress) {
+        InetAddress address;
+        try {
+            address = Util.getAddress(bindAddress, Util.getIpStackType());
+        } catch (Exception e) {
+            throw new IllegalArgumentException("bind-addr \"" + bindAddress + "\" names no address of this machine: " + e, e);
+        }
+        if (address == null) {
+            throw new IllegalArgumentException("no address of this machine matches bind-addr \"" + bindAddress + "\"");
+        }
+        return address.getHostAddress();
     }
 
     private static String read(ProtocolConfig protocol) throws IOException {

@@ -11,6 +11,7 @@ import io.cohort.config.PeerProtocol;
 import io.cohort.config.ProtocolConfig;
 import io.cohort.config.Secret;
 import io.cohort.config.SecurityConfig;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.jgroups.protocols.UDP;
 import org.jgroups.protocols.dns.DNS_PING;
 import org.jgroups.protocols.pbcast.GMS;
 import org.jgroups.protocols.pbcast.NAKACK2;
+import org.jgroups.stack.IpAddress;
 import org.jgroups.stack.Protocol;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,6 +68,21 @@ class GroupStackTest {
             assertThat(ping.getInitialHosts()).extracting(Object::toString)
                     .contains("10.0.0.1:7900", "10.0.0.1:7902", "10.0.0.2:7901", "10.0.0.2:7903"); // range 3 per member
             assertThat(channel.getName()).isEqualTo("n1");
+        }
+    }
+
+    @Test
+    void aStaticPeerWithoutMembersProbesItsOwnAddressAsJGroupsPicksIt() throws Exception {
+        PeerProtocol alone = new PeerProtocol("LOOPBACK", 7900, 3, Duration.ofSeconds(2), Discovery.STATIC,
+                Optional.empty(), Optional.empty(), Optional.empty(), List.of(), PeerProtocol.DEFAULT_BATCH_SIZE,
+                PeerProtocol.DEFAULT_FLUSH_INTERVAL);
+        try (JChannel channel = channel(alone, Optional.empty())) {
+            InetAddress bound = channel.getProtocolStack().getTransport().getBindAddress();
+            assertThat(bound.isLoopbackAddress()).isTrue();
+            TCPPING ping = channel.getProtocolStack().findProtocol(TCPPING.class);
+            assertThat(ping.getInitialHosts()).extracting(Object::toString)
+                    .containsExactlyInAnyOrder(new IpAddress(bound, 7900).toString(),
+                            new IpAddress(bound, 7901).toString(), new IpAddress(bound, 7902).toString());
         }
     }
 

@@ -52,8 +52,8 @@ public final class RunFolder {
     public void writeExperiment(ExperimentResult result) {
         String id = result.spec().id();
         write(dir.resolve("experiments").resolve(id + ".json"), result);
-        List<String> timeline = new ArrayList<>(List.of("second,pages,errors,mean_ms"));
-        result.timeline().forEach(p -> timeline.add(csv(p.second(), p.pages(), p.errors(), p.meanMs())));
+        List<String> timeline = new ArrayList<>(List.of("second,pages,errors,mean_ms,good_pages"));
+        result.timeline().forEach(p -> timeline.add(csv(p.second(), p.pages(), p.errors(), p.meanMs(), p.goodPages())));
         writeLines(dir.resolve("timeline").resolve(id + ".csv"), timeline);
         List<String> nodes = new ArrayList<>(List.of("node,second,cpu_pct,interconnect_kBps"));
         result.nodes().forEach(s -> nodes.add(csv(s.node(), s.second(), s.cpuPercent(), s.interconnectKBps())));

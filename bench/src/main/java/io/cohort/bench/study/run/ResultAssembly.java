@@ -47,7 +47,7 @@ final class ResultAssembly {
     static List<ThroughputPoint> timeline(LoadStats stats, Duration window) {
         long last = (window.toNanos() + 999_999_999L) / 1_000_000_000L;
         return stats.seconds().stream().filter(s -> s.second() < last)
-                .map(s -> new ThroughputPoint(s.second(), s.pages(), s.errors(), s.meanMs())).toList();
+                .map(s -> new ThroughputPoint(s.second(), s.pages(), s.errors(), s.meanMs(), s.failedPages())).toList();
     }
 
     private static double ms(double micros) {

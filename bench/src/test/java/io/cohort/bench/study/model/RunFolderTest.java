@@ -36,6 +36,8 @@ class RunFolderTest {
                 .first().isEqualTo(RunFolder.SUMMARY_CSV_HEADER);
         assertThat(Files.readAllLines(dir.resolve("summary.csv")).get(1))
                 .startsWith("cohort-none-n1-medium,cohort,none,1,50,medium,1,1000,100.000,");
+        assertThat(Files.readAllLines(dir.resolve("timeline").resolve("cohort-2212-n2-medium.csv")))
+                .containsExactly("second,pages,errors,mean_ms,good_pages", "-1.000,90,0,11.000,90", "0.000,100,3,12.000,98");
         assertThat(Files.readAllLines(dir.resolve("nodes").resolve("cohort-2212-n2-medium.csv")))
                 .containsExactly("node,second,cpu_pct,interconnect_kBps", "n1,-1.000,55.500,12.250");
     }
@@ -71,7 +73,7 @@ class RunFolderTest {
     private static ExperimentResult result(ExperimentSpec spec, FailoverOutcome failover) {
         return new ExperimentResult(spec,
                 new Summary(1000, 100.0, 12.5, 10.0, 20.0, 40.0, 80.0, 1, 40, 0, 55.5, 12.25),
-                List.of(new ThroughputPoint(-1, 90, 0, 11.0), new ThroughputPoint(0, 100, 1, 12.0)),
+                List.of(new ThroughputPoint(-1, 90, 0, 11.0, 0), new ThroughputPoint(0, 100, 3, 12.0, 2)),
                 List.of(new NodeSample("n1", -1, 55.5, 12.25)), failover, List.of());
     }
 }

@@ -144,7 +144,7 @@ final class SyntheticRun {
         for (int second = -5; second < SECONDS; second++) {
             boolean dip = !Double.isNaN(killedAt) && second >= killedAt && second < killedAt + 3;
             long pages = Math.round(pagesPerSecond * (dip ? 0.4 : 1.0) * (1 + 0.03 * Math.sin(second)));
-            points.add(new ThroughputPoint(second, pages, dip ? 5 : 0, meanMs));
+            points.add(new ThroughputPoint(second, pages, dip ? 5 : 0, meanMs, dip ? 2 : 0));
         }
         return points;
     }

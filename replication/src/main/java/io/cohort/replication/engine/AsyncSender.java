@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory is bounded by the configured capacity. When a lane is full the request thread waits
  * (back-pressure) for at most {@link #BACK_PRESSURE_WAIT}; after that the change is dropped,
- * counted, and abandoned so the transport sends the session in full next time.
+ * counted, and abandoned so the transport sends the session in full next time. A hand-over
+ * ({@link #deliverWithoutWaiting}) waits for room only while the lane takes changes: once it has taken none for
+ * {@link #BACK_PRESSURE_WAIT} (its send is stuck, say on a database that does not answer), hand-overs to it are
+ * dropped at once, so a stop that hands over many sessions is not held that long per session.
  *
  * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and, when the lane
  * is busy, what arrives within the linger time) as one group, in queue order, instead of one dispatch
@@ -73,6 +76,10 @@ public final class AsyncSender implements ChangeDelivery {
 
     @Override
     public void deliver(String sessionId, Dispatch dispatch) {
+        deliver(sessionId, dispatch, false);
+    }
+
+    private void deliver(String sessionId, Dispatch dispatch, boolean handOver) {
         if (dispatch.isEmpty()) {
             return;
         }
@@ -85,7 +92,8 @@ public final class AsyncSender implements ChangeDelivery {
         }
         boolean queued = false;
         try {
-            queued = !closed && lane.queue.offer(dispatch, BACK_PRESSURE_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+            long wait = handOver ? lane.handOverWaitNanos() : BACK_PRESSURE_WAIT.toNanos();
+            queued = !closed && lane.queue.offer(dispatch, wait, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -105,9 +113,10 @@ public final class AsyncSender implements ChangeDelivery {
         }
     }
 
+    /** As {@link #deliver}, but waits for room in a full lane only while the lane takes changes (see above). */
     @Override
     public void deliverWithoutWaiting(String sessionId, Dispatch dispatch) {
-        deliver(sessionId, dispatch);
+        deliver(sessionId, dispatch, true);
     }
 
     @Override
@@ -155,6 +164,8 @@ public final class AsyncSender implements ChangeDelivery {
         final ReentrantLock sending = new ReentrantLock();
         Thread thread;
         private long lastWoken = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
+        /** When the lane's thread last took a change from the queue (made room). */
+        private volatile long lastTaken = System.nanoTime();
         /**
          * The longest gap between arrivals that {@link #arrivalGap} counts: one gap this long makes a busy lane
          * quiet again, and about twenty changes in quick succession make a quiet lane busy.
@@ -178,6 +189,7 @@ public final class AsyncSender implements ChangeDelivery {
                 List<Dispatch> group = new ArrayList<>();
                 try {
                     group.add(queue.take());
+                    lastTaken = System.nanoTime();
                     collect(group);
                 } catch (InterruptedException e) {
                     group.forEach(Dispatch::abandon);
@@ -208,6 +220,14 @@ public final class AsyncSender implements ChangeDelivery {
 
         private boolean withinLinger(long smoothedGap) {
             return smoothedGap < lingerNanos;
+        }
+
+        /**
+         * How long a hand-over may wait for room: what is left of {@link #BACK_PRESSURE_WAIT} since the lane last took
+         * a change, none once it has taken none for that long.
+         */
+        long handOverWaitNanos() {
+            return Math.max(0, lastTaken + BACK_PRESSURE_WAIT.toNanos() - System.nanoTime());
         }
 
         /** Sends a group under the send lock, then counts it done; never throws. */

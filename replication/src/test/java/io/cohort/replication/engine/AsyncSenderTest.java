@@ -101,6 +101,32 @@ class AsyncSenderTest {
         }
     }
     @Test
+    void handOversToALaneThatTakesNothingAreDroppedAtOnceAfterTheFirstWait() throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        CountDownLatch blocked = new CountDownLatch(1);
+        try (AsyncSender sender = new AsyncSender("shop", 1, 1, metrics)) {
+            sender.deliver("s", new Probe(0, log, blocked)); // taken by the sender thread, whose send is stuck
+            sender.deliver("s", new Probe(1, log, new CountDownLatch(0))); // fills the queue
+            List<Probe> handedOver = new java.util.ArrayList<>();
+            long start = System.nanoTime();
+            for (int i = 2; i < 22; i++) { // a graceful stop hands twenty sessions over
+                Probe p = new Probe(i, log, new CountDownLatch(0));
+                handedOver.add(p);
+                sender.deliverWithoutWaiting("s", p);
+            }
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(handedOver).allMatch(p -> p.abandoned);
+            assertThat(registry.counter(ReplicationMetrics.DROPPED, "app", "shop").count()).isEqualTo(20);
+            assertThat(took).as("twenty hand-overs, each waiting " + AsyncSender.BACK_PRESSURE_WAIT + ", would take 5 s")
+                    .isLessThan(Duration.ofMillis(2500));
+            blocked.countDown();
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
+        }
+        assertThat(log).containsExactly(0, 1);
+    }
+
+    @Test
     void anAbandonedDispatchTheTransportSendsItselfIsNotCountedAsDropped() throws Exception {
         List<Integer> log = new CopyOnWriteArrayList<>();
         CountDownLatch blocked = new CountDownLatch(1);

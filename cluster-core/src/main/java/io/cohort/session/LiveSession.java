@@ -47,6 +47,13 @@ public interface LiveSession {
     void markReplicated();
 
     /**
+     * As {@link #markReplicated()}, but the attributes named in {@code notSent} (their values could not be serialized
+     * for this change) count as changed afterwards, whether they were before or not: the next change tries them again,
+     * without the values that did go out.
+     */
+    void markReplicatedExcept(Set<String> notSent);
+
+    /**
      * The attribute's current value in serialized form, or {@code null} if it is not present.
      *
      * @throws IllegalStateException if the value cannot be serialized (only possible for values

@@ -187,6 +187,12 @@ final class TrackedSessionData extends SessionData implements LiveSession {
     }
 
     @Override
+    public void markReplicatedExcept(Set<String> notSent) {
+        markReplicated();
+        changed.addAll(notSent);
+    }
+
+    @Override
     public byte[] serializedAttribute(String name) {
         Object value = getAttribute(name);
         if (value == null) {

@@ -107,6 +107,10 @@ public final class TestSession implements LiveSession {
         changed.clear();
         maxInactiveChanged = false;
     }
+    @Override public void markReplicatedExcept(Set<String> notSent) {
+        markReplicated();
+        changed.addAll(notSent);
+    }
 
     @Override
     public byte[] serializedAttribute(String name) {

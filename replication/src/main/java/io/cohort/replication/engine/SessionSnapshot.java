@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
  * tracking. A value that cannot be serialized (an object graph with a non-serializable member, or one
  * another request changed while it was written) is left out, counted and logged once per attribute
  * name, and named in the change's {@link SessionChange#unsent}: a full copy then keeps the value the copies had
- * rather than dropping the attribute from them. The session's change tracking is kept, so the next change carries
- * that attribute again (with those that did go out) rather than never.
+ * rather than dropping the attribute from them. Such attributes stay changed in the session's tracking, so the next
+ * change tries them again (and only them, of what this change sent); a delta that would carry nothing but such
+ * attributes, failing again, is not made: the copies have nothing to learn from it.
  */
 final class SessionSnapshot {
 
@@ -33,7 +34,8 @@ final class SessionSnapshot {
     /**
      * @param everything all attributes (a full copy) rather than the changed ones
      * @return empty when only changes were asked for and nothing changed, neither an attribute nor the inactive
-     *     interval (the version stays); a change of the interval alone is a delta without attributes
+     *     interval, or only attributes whose values cannot be serialized now (the version stays); a change of the
+     *     interval alone is a delta without attributes
      */
     Optional<SessionChange> take(LiveSession session, boolean everything) {
         Set<String> names = everything ? session.attributeNames() : session.changedAttributeNames();
@@ -63,9 +65,14 @@ final class SessionSnapshot {
                 }
             }
         }
+        if (unsent != null && !everything && values.isEmpty() && removed.isEmpty() && !session.maxInactiveChanged()) {
+            return Optional.empty();
+        }
         long version = session.nextVersion();
         if (unsent == null) {
             session.markReplicated();
+        } else {
+            session.markReplicatedExcept(unsent);
         }
         return Optional.of(new SessionChange(session.id(), version, everything ? ChangeKind.FULL : ChangeKind.DELTA,
                 session.created(), session.lastAccessed(), session.maxInactiveMillis(), values, removed,

@@ -229,6 +229,26 @@ class ReplicatingSessionStoreTest {
     }
 
     @Test
+    void aValueThatNeverSerializesIsTriedAgainAloneWithoutTheValuesThatWentOut() throws Exception {
+        start(Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, Delivery.Async.DEFAULT);
+        TestSession s = session();
+        set(s, "ok", 1);
+        set(s, "bad", new java.util.ArrayList<>(List.of(new Object()))); // Serializable, holding what is not
+        store.requestCompleted(s);
+
+        store.requestCompleted(s); // requests that change nothing
+        store.requestCompleted(s);
+        set(s, "step", 2);
+        store.requestCompleted(s);
+
+        assertThat(transport.changes).as("the first copy, then the change of step: none for the requests between")
+                .hasSize(2);
+        assertThat(transport.changes.get(0).values()).containsOnlyKeys("ok");
+        assertThat(transport.changes.get(1).values()).as("ok went out before").containsOnlyKeys("step");
+        assertThat(transport.changes.get(1).version()).isEqualTo(transport.changes.get(0).version() + 1);
+    }
+
+    @Test
     void aValueThatFailsToSerializeForAFullCopyIsNamedSoTheCopiesKeepItsEarlierValue() throws Exception {
         start(Trigger.ON_REQUEST_END, Scope.ALL_ATTRIBUTES, Delivery.Async.DEFAULT);
         TestSession s = session();

@@ -116,8 +116,15 @@ final class GroupChannel implements Receiver, AutoCloseable {
         }
     }
 
-    /** Only byte payloads are frames; anything else (e.g. an object message) arrives as an empty, rejected frame. */
+    /**
+     * Only byte payloads are frames; anything else (e.g. an object message) arrives as an empty, rejected frame. A
+     * message that names no sender (JGroups passes it up as it came) is rejected: nothing could answer or verify it.
+     */
     private void deliver(Address from, Message message) {
+        if (from == null) {
+            inbox.rejected(null, "the message names no sender");
+            return;
+        }
         if (!message.hasArray()) {
             inbox.frame(from, new byte[0], 0, 0);
             return;

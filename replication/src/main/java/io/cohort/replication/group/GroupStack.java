@@ -39,7 +39,7 @@ import org.jgroups.util.Util;
  * {@code multicast-udp.xml} (or the configured {@code stack} file), filled with the configured
  * addresses and ports; DNS or JDBC discovery in place of the static member list when configured; and,
  * with {@code <security>}, AUTH with a {@link SharedSecretToken} below GMS and SYM_ENCRYPT
- * (AES/CBC, a random IV per message) with a key derived from the secret below the reliable-delivery
+ * (AES/CTR, a random IV per message) with a key derived from the secret below the reliable-delivery
  * protocols; with {@code <security tls="true">} instead of SYM_ENCRYPT, a TCP transport whose connections are
  * mutually authenticated TLS 1.3 with the key pair of {@link TlsIdentity}, and no FD_SOCK2 (its port is outside
  * TLS). Keys are handed to the protocols in code, never written into the configuration.
@@ -92,7 +92,9 @@ final class GroupStack {
             insertBefore(configs, name -> name.endsWith("GMS"), new ProtocolConfiguration("AUTH", new HashMap<>()));
         }
         if (encrypt) {
-            Map<String, String> cipher = new HashMap<>(Map.of("sym_algorithm", "AES/CBC/PKCS5Padding", "sym_iv_length", "16"));
+            // CTR, not CBC: a decryption that fails on bad padding (JGroups drops it silently) beside a forgery that
+            // decrypts and is counted as rejected would tell an attacker who reads the metrics about the plaintext
+            Map<String, String> cipher = new HashMap<>(Map.of("sym_algorithm", "AES/CTR/NoPadding", "sym_iv_length", "16"));
             insertBefore(configs, name -> name.matches("(pbcast\\.)?(NAKACK[0-9]|UNICAST[0-9])"),
                     new ProtocolConfiguration("SYM_ENCRYPT", cipher));
         }

@@ -9,8 +9,8 @@ import java.util.List;
  * <pre>
  *   magic 0xC8 | format 1 | count (varint) | count × (length (varint) | frame)
  * </pre>
- * Every frame inside keeps its own seal, so a bundle needs none: a forged or damaged frame in it is
- * rejected on its own. A bundle never contains a bundle. {@link #regions} checks the whole
+ * The frames inside are not sealed one by one: where frames are sealed, the bundle is sealed as one message, so a
+ * forged or damaged bundle is rejected whole before any frame in it is read. A bundle never contains a bundle. {@link #regions} checks the whole
  * structure before the first frame is handed on, so a malformed bundle delivers nothing.
  */
 public final class FrameBundle {

@@ -29,6 +29,16 @@ final class WireWriter {
         if (value < 0) {
             throw new IllegalArgumentException("negative value for an unsigned varint: " + value);
         }
+        return writeUnsignedVarLong(value);
+    }
+
+    /** Any long, zig-zag encoded so small negative numbers stay short; every long {@link WireReader} reads. */
+    WireWriter writeSignedVarLong(long value) {
+        return writeUnsignedVarLong((value << 1) ^ (value >> 63));
+    }
+
+    /** {@code value}'s 64 bits as an unsigned varint (up to ten bytes). */
+    private WireWriter writeUnsignedVarLong(long value) {
         ensure(10);
         while ((value & ~0x7FL) != 0) {
             buffer[size++] = (byte) ((value & 0x7F) | 0x80);
@@ -36,11 +46,6 @@ final class WireWriter {
         }
         buffer[size++] = (byte) value;
         return this;
-    }
-
-    /** Any long, zig-zag encoded so small negative numbers stay short. */
-    WireWriter writeSignedVarLong(long value) {
-        return writeVarLong((value << 1) ^ (value >> 63));
     }
 
     WireWriter writeInstant(Instant instant) {

@@ -139,6 +139,8 @@ class GroupStackTest {
             assertThat((Object) auth.getUpProtocol()).isInstanceOf(GMS.class);
             assertThat((Object) encrypt.getUpProtocol()).isInstanceOf(NAKACK2.class);
             assertThat(((AUTH) stack.findProtocol(AUTH.class)).getAuthToken()).isInstanceOf(SharedSecretToken.class);
+            assertThat(((SYM_ENCRYPT) encrypt).symAlgorithm()).as("a mode without padding: no padding oracle")
+                    .isEqualTo("AES/CTR/NoPadding");
         }
         var authenticatedOnly = Optional.of(new SecurityConfig(new Secret("s3cret", "test"), false));
         try (JChannel channel = channel(peer(Discovery.STATIC, Optional.empty(), Optional.empty()), authenticatedOnly)) {

@@ -49,6 +49,22 @@ class MalformedMessageTest {
     }
 
     @Test
+    void aMessageThatNamesNoSenderIsRejectedAndCounted() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults()).secured("s3cret!", false)) {
+            TestMember receiver = group.startMembers(2).get(1);
+            byte[] payload = new byte[64];
+            payload[payload.length - io.cohort.replication.wire.FrameSeal.TRAILER] = 2; // a sealed message to all's kind
+            org.jgroups.Message anonymous = new org.jgroups.BytesMessage(Outsider.address(receiver), payload);
+            anonymous.setFlag(org.jgroups.Message.Flag.OOB, org.jgroups.Message.Flag.NO_RELIABILITY,
+                    org.jgroups.Message.Flag.NO_FC);
+
+            Outsider.send(receiver, Outsider.frameWithoutSender(anonymous));
+
+            Await.until("the message rejected", () -> receiver.rejectedMessages() == 1);
+        }
+    }
+
+    @Test
     void aMemberNamingEverMoreApplicationsCannotMakeAnotherKeepStateForAllOfThem() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER, TestGroup.defaults())) {
             List<TestMember> members = group.startMembers(2);

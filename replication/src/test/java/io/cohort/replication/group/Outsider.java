@@ -29,6 +29,14 @@ final class Outsider {
         return Arrays.copyOf(out.buffer(), out.position());
     }
 
+    /** A message as the transport writes it, naming no sender at all. */
+    static byte[] frameWithoutSender(Message message) throws Exception {
+        message.setSrc(null);
+        ByteArrayDataOutputStream out = new ByteArrayDataOutputStream(256);
+        Util.writeMessage(message, out, false);
+        return Arrays.copyOf(out.buffer(), out.position());
+    }
+
     static org.jgroups.Address address(TestMember member) {
         return member.service().channel().channel().getAddress();
     }

@@ -175,6 +175,18 @@ class MessageCodecTest {
     }
 
     @Test
+    void theExtremesOfSignedValuesSurviveTheRoundTrip() throws Exception {
+        Touch latest = new Touch("shop", ID, 4, Instant.ofEpochMilli(Long.MAX_VALUE)); // as a member may send it
+        SessionChange earliest = new SessionChange(ID, 5, ChangeKind.DELTA, Instant.ofEpochMilli(Long.MIN_VALUE), T,
+                Long.MIN_VALUE, Map.of(), Set.of());
+
+        assertThat(codec.decode(codec.encode(latest))).isEqualTo(latest);
+        SessionChange back = ((SessionUpdate) codec.decode(codec.encode(new SessionUpdate("shop", 1, earliest)))).change();
+        assertThat(back.created()).isEqualTo(earliest.created());
+        assertThat(back.maxInactiveMillis()).isEqualTo(Long.MIN_VALUE);
+    }
+
+    @Test
     void unknownTypesFormatsAndTrailingBytesAreRejected() {
         byte[] ack = codec.encode(new Acknowledgement(1));
         byte[] trailing = Arrays.copyOf(ack, ack.length + 1);

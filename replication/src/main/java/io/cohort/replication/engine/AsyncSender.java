@@ -19,10 +19,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Memory is bounded by the configured capacity. When a lane is full the request thread waits
  * (back-pressure) for at most {@link #BACK_PRESSURE_WAIT}; after that the change is dropped,
- * counted, and abandoned so the transport sends the session in full next time. A hand-over
- * ({@link #deliverWithoutWaiting}) waits for room only while the lane takes changes: once it has taken none for
- * {@link #BACK_PRESSURE_WAIT} (its send is stuck, say on a database that does not answer), hand-overs to it are
- * dropped at once, so a stop that hands over many sessions is not held that long per session.
+ * counted, and abandoned so the transport sends the session in full next time. Hand-overs
+ * ({@link #deliverWithoutWaiting}: a graceful stop, a redeploy) share one budget instead: each waits for room as long
+ * as it takes, but none past the hand-over budget (the stop timeout) counted from the first hand-over; after that a
+ * hand-over that finds its lane full is dropped at once. So a stop whose lanes are stuck (a database that does not
+ * answer) is held at most the budget, not {@link #BACK_PRESSURE_WAIT} per session, and one whose lanes are slow but
+ * moving hands its sessions over at their pace.
  *
  * <p>A transport may ask for {@link Batching}: a lane then hands it what is queued (and, when the lane
  * is busy, what arrives within the linger time) as one group, in queue order, instead of one dispatch
@@ -36,6 +38,8 @@ public final class AsyncSender implements ChangeDelivery {
 
     /** The longest a request waits for room in a full queue before the change is dropped. */
     public static final Duration BACK_PRESSURE_WAIT = Duration.ofMillis(250);
+    /** The hand-over budget when none is given: the default graceful stop timeout. */
+    public static final Duration DEFAULT_HAND_OVER_BUDGET = Duration.ofSeconds(30);
 
     private static final Logger LOG = LoggerFactory.getLogger(AsyncSender.class);
 
@@ -45,6 +49,9 @@ public final class AsyncSender implements ChangeDelivery {
     /** Whether callers send only for lanes whose changes come further apart than the linger. */
     private final boolean quietOnly;
     private final AtomicBoolean dropLogged = new AtomicBoolean();
+    private final long handOverBudgetNanos;
+    /** When hand-overs stop waiting for room: {@code handOverBudget} after the first one; 0 before it. */
+    private final java.util.concurrent.atomic.AtomicLong handOverDeadline = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -59,6 +66,15 @@ public final class AsyncSender implements ChangeDelivery {
      * @param batching how a lane may group what is queued before sending it (see {@link Batching})
      */
     public AsyncSender(String application, int capacity, int laneCount, ReplicationMetrics metrics, Batching batching) {
+        this(application, capacity, laneCount, metrics, batching, DEFAULT_HAND_OVER_BUDGET);
+    }
+
+    /**
+     * @param handOverBudget how long hand-overs may wait for room in all, from the first one (the stop timeout)
+     */
+    public AsyncSender(String application, int capacity, int laneCount, ReplicationMetrics metrics, Batching batching,
+            Duration handOverBudget) {
+        this.handOverBudgetNanos = handOverBudget.toNanos();
         this.metrics = metrics;
         this.batching = batching;
         this.quietOnly = batching.callerSends() == CallerSends.WHEN_QUIET && batching.groups();
@@ -91,8 +107,8 @@ public final class AsyncSender implements ChangeDelivery {
             return;
         }
         boolean queued = false;
+        long wait = handOver ? handOverWaitNanos() : BACK_PRESSURE_WAIT.toNanos();
         try {
-            long wait = handOver ? lane.handOverWaitNanos() : BACK_PRESSURE_WAIT.toNanos();
             queued = !closed && lane.queue.offer(dispatch, wait, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -106,17 +122,25 @@ public final class AsyncSender implements ChangeDelivery {
         }
         metrics.dropped();
         if (dropLogged.compareAndSet(false, true)) {
-            LOG.warn("{}: replication queue full for {} (change of session {} dropped; the session is sent in full "
+            LOG.warn("{}: replication queue full for {} ({} of session {} dropped; the session is sent in full "
                     + "with its next change, if it has one; further drops are only counted in "
                     + "cohort.replication.async.dropped)",
-                    metrics.application(), BACK_PRESSURE_WAIT, sessionId);
+                    metrics.application(), Duration.ofNanos(wait).truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                    handOver ? "hand-over" : "change", sessionId);
         }
     }
 
-    /** As {@link #deliver}, but waits for room in a full lane only while the lane takes changes (see above). */
+    /** As {@link #deliver}, but a full lane is waited for within the hand-overs' shared budget (see above). */
     @Override
     public void deliverWithoutWaiting(String sessionId, Dispatch dispatch) {
         deliver(sessionId, dispatch, true);
+    }
+
+    /** What is left of the hand-overs' budget, which the first hand-over starts. */
+    private long handOverWaitNanos() {
+        long now = System.nanoTime();
+        handOverDeadline.compareAndSet(0, now + handOverBudgetNanos);
+        return Math.max(0, handOverDeadline.get() - now);
     }
 
     @Override
@@ -164,8 +188,6 @@ public final class AsyncSender implements ChangeDelivery {
         final ReentrantLock sending = new ReentrantLock();
         Thread thread;
         private long lastWoken = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
-        /** When the lane's thread last took a change from the queue (made room). */
-        private volatile long lastTaken = System.nanoTime();
         /**
          * The longest gap between arrivals that {@link #arrivalGap} counts: one gap this long makes a busy lane
          * quiet again, and about twenty changes in quick succession make a quiet lane busy.
@@ -189,7 +211,6 @@ public final class AsyncSender implements ChangeDelivery {
                 List<Dispatch> group = new ArrayList<>();
                 try {
                     group.add(queue.take());
-                    lastTaken = System.nanoTime();
                     collect(group);
                 } catch (InterruptedException e) {
                     group.forEach(Dispatch::abandon);
@@ -220,14 +241,6 @@ public final class AsyncSender implements ChangeDelivery {
 
         private boolean withinLinger(long smoothedGap) {
             return smoothedGap < lingerNanos;
-        }
-
-        /**
-         * How long a hand-over may wait for room: what is left of {@link #BACK_PRESSURE_WAIT} since the lane last took
-         * a change, none once it has taken none for that long.
-         */
-        long handOverWaitNanos() {
-            return Math.max(0, lastTaken + BACK_PRESSURE_WAIT.toNanos() - System.nanoTime());
         }
 
         /** Sends a group under the send lock, then counts it done; never throws. */

@@ -69,7 +69,8 @@ public final class ReplicatingSessionStore implements SessionStore {
             throw e;
         }
         ChangeDelivery delivery = settings.delivery() instanceof Delivery.Async async
-                ? new AsyncSender(application, async.queueCapacity(), laneCount(), metrics, transport.batching())
+                ? new AsyncSender(application, async.queueCapacity(), laneCount(), metrics, transport.batching(),
+                        context.stopTimeout())
                 : new SyncDelivery(((Delivery.Sync) settings.delivery()).timeout(), metrics);
         metrics.gauge(ReplicationMetrics.QUEUE_DEPTH, delivery::queued);
         running = new Running(settings, new ReplicationPolicy(settings.trigger(), settings.scope()), transport,

@@ -101,10 +101,10 @@ class AsyncSenderTest {
         }
     }
     @Test
-    void handOversToALaneThatTakesNothingAreDroppedAtOnceAfterTheFirstWait() throws Exception {
+    void handOversToAStuckLaneWaitTheBudgetInAllNotAWaitEach() throws Exception {
         List<Integer> log = new CopyOnWriteArrayList<>();
         CountDownLatch blocked = new CountDownLatch(1);
-        try (AsyncSender sender = new AsyncSender("shop", 1, 1, metrics)) {
+        try (AsyncSender sender = new AsyncSender("shop", 1, 1, metrics, Batching.NONE, Duration.ofMillis(300))) {
             sender.deliver("s", new Probe(0, log, blocked)); // taken by the sender thread, whose send is stuck
             sender.deliver("s", new Probe(1, log, new CountDownLatch(0))); // fills the queue
             List<Probe> handedOver = new java.util.ArrayList<>();
@@ -124,6 +124,42 @@ class AsyncSenderTest {
             assertThat(sender.awaitQuiet(Duration.ofSeconds(5))).isTrue();
         }
         assertThat(log).containsExactly(0, 1);
+    }
+
+    @Test
+    void handOversToASlowLaneWaitTheirTurnWithinTheBudget() throws Exception {
+        List<Integer> log = new CopyOnWriteArrayList<>();
+        try (AsyncSender sender = new AsyncSender("shop", 1, 1, metrics, Batching.NONE)) {
+            List<Probe> handedOver = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) { // each send takes longer than a request would wait for room
+                Probe p = new SlowProbe(i, log, AsyncSender.BACK_PRESSURE_WAIT.plusMillis(150));
+                handedOver.add(p);
+                sender.deliverWithoutWaiting("s", p);
+            }
+            assertThat(sender.awaitQuiet(Duration.ofSeconds(8))).isTrue();
+            assertThat(handedOver).noneMatch(p -> p.abandoned);
+        }
+        assertThat(log).containsExactly(0, 1, 2, 3, 4, 5);
+    }
+
+    /** A dispatch whose send takes {@code duration}. */
+    private static final class SlowProbe extends Probe {
+        private final Duration duration;
+
+        SlowProbe(int n, List<Integer> log, Duration duration) {
+            super(n, log, new CountDownLatch(0));
+            this.duration = duration;
+        }
+
+        @Override
+        public void send() {
+            try {
+                Thread.sleep(duration.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            super.send();
+        }
     }
 
     @Test

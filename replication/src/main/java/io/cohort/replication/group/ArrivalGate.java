@@ -49,6 +49,9 @@ final class ArrivalGate extends Protocol {
                 TP.class);
         Encrypt<?> encrypt = stack.findProtocol(Encrypt.class);
         if (encrypt != null) {
+            if (encrypt instanceof CountedSymEncrypt counted) {
+                counted.countFailuresIn(rejected);
+            }
             short encryptId = encrypt.getId();
             stack.insertProtocol(new ArrivalGate(message -> message.getHeader(encryptId) == null
                     ? "a message that is not encrypted" : null, rejected), ProtocolStack.Position.BELOW, encrypt.getClass());

@@ -96,7 +96,7 @@ final class GroupStack {
             // decrypts and is counted as rejected would tell an attacker who reads the metrics about the plaintext
             Map<String, String> cipher = new HashMap<>(Map.of("sym_algorithm", "AES/CTR/NoPadding", "sym_iv_length", "16"));
             insertBefore(configs, name -> name.matches("(pbcast\\.)?(NAKACK[0-9]|UNICAST[0-9])"),
-                    new ProtocolConfiguration("SYM_ENCRYPT", cipher));
+                    new ProtocolConfiguration(CountedSymEncrypt.class.getName(), cipher));
         }
         SharedSecretToken.register();
         ArrivalGuards.install();

@@ -139,6 +139,7 @@ class GroupStackTest {
             assertThat((Object) auth.getUpProtocol()).isInstanceOf(GMS.class);
             assertThat((Object) encrypt.getUpProtocol()).isInstanceOf(NAKACK2.class);
             assertThat(((AUTH) stack.findProtocol(AUTH.class)).getAuthToken()).isInstanceOf(SharedSecretToken.class);
+            assertThat(encrypt).as("counts failed decryptions").isInstanceOf(CountedSymEncrypt.class);
             assertThat(((SYM_ENCRYPT) encrypt).symAlgorithm()).as("a mode without padding: no padding oracle")
                     .isEqualTo("AES/CTR/NoPadding");
         }

@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The cart: {@code GET /cart} shows it; {@code POST /cart/add} (itemId), {@code /cart/update}
@@ -56,35 +57,31 @@ public final class CartServlet extends ShopServlet {
             show(request, response);
             return;
         }
-        Cart cart;
-        do { // again if another request of the session (an order being placed, another tab) changed the cart meanwhile
-            cart = session.cart();
-            if (cart.isFull() && cart.line(itemId).isEmpty()) {
-                request.setAttribute("error", "Your cart holds at most " + Cart.MAX_LINES
-                        + " different items. Please check out or remove some first.");
-                show(request, response);
-                return;
-            }
-        } while (!session.replaceCart(cart, cart.add(item)));
+        Optional<Cart> added = session.changeCart(cart -> cart.isFull() && cart.line(itemId).isEmpty()
+                ? Optional.empty() : Optional.of(cart.add(item)));
+        if (added.isEmpty()) {
+            request.setAttribute("error", "Your cart holds at most " + Cart.MAX_LINES
+                    + " different items. Please check out or remove some first.");
+            show(request, response);
+            return;
+        }
         Pages.redirect(request, response, "/cart", Notice.ADDED);
     }
 
     private static void update(HttpServletRequest request, HttpServletResponse response)
             throws ServletException, IOException {
         ShopSession session = ShopSession.of(request);
-        Cart read;
-        Cart cart;
-        Map<String, String> errors;
-        do { // again if another request of the session changed the cart meanwhile
-            read = session.cart();
-            errors = new LinkedHashMap<>();
-            cart = withQuantities(request, read, errors);
-            if (!errors.isEmpty()) {
-                request.setAttribute("quantityErrors", errors);
-                show(request, response);
-                return;
-            }
-        } while (!session.replaceCart(read, cart));
+        Map<String, String> errors = new LinkedHashMap<>();
+        Optional<Cart> updated = session.changeCart(cart -> {
+            errors.clear(); // of an earlier try, on a cart another request has changed since
+            Cart next = withQuantities(request, cart, errors);
+            return errors.isEmpty() ? Optional.of(next) : Optional.empty();
+        });
+        if (updated.isEmpty()) {
+            request.setAttribute("quantityErrors", errors);
+            show(request, response);
+            return;
+        }
         Pages.redirect(request, response, "/cart", Notice.CART_UPDATED);
     }
 
@@ -111,10 +108,7 @@ public final class CartServlet extends ShopServlet {
     private static void remove(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String itemId = RequestParameters.requiredId(request, "itemId");
         ShopSession session = ShopSession.of(request);
-        Cart cart;
-        do { // again if another request of the session changed the cart meanwhile
-            cart = session.cart();
-        } while (!session.replaceCart(cart, cart.remove(itemId)));
+        session.changeCart(cart -> Optional.of(cart.remove(itemId)));
         Pages.redirect(request, response, "/cart", Notice.REMOVED);
     }
 }

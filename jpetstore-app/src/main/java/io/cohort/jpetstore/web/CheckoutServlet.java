@@ -199,12 +199,8 @@ public final class CheckoutServlet extends ShopServlet {
         } catch (PriceChangedException e) {
             session.saveCheckout(draft);
             // the customer confirms again, at the prices the order would be placed at
-            Cart current;
-            Cart repriced;
-            do {
-                current = session.cart();
-                repriced = current.withPrices(e.currentPrices());
-            } while (!session.replaceCart(current, repriced));
+            Cart repriced = session.changeCart(current -> Optional.of(current.withPrices(e.currentPrices())))
+                    .orElseThrow();
             request.setAttribute("error", priceChangeMessage(cart, e));
             showConfirm(request, response, draft, repriced);
             return;

@@ -10,6 +10,7 @@ import jakarta.servlet.http.HttpSession;
 import java.io.Serializable;
 import java.util.Optional;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The only code that touches the HTTP session. Its discipline, for session replication:
@@ -90,11 +91,28 @@ public final class ShopSession {
     }
 
     /**
+     * Changes the cart: {@code change} maps the cart read to the next one, or to empty to leave the cart as it is (the
+     * change is refused, e.g. a full cart). If another request of the session changed the cart between the read and
+     * the write (an order being placed, another tab), the change is made again on the cart as that request left it.
+     *
+     * @return the cart stored, or empty if {@code change} refused
+     */
+    public Optional<Cart> changeCart(Function<Cart, Optional<Cart>> change) {
+        while (true) {
+            Cart read = cart();
+            Optional<Cart> next = change.apply(read);
+            if (next.isEmpty() || replaceCart(read, next.get())) {
+                return next;
+            }
+        }
+    }
+
+    /**
      * Stores {@code next} as the cart if the cart is still {@code expected} (what the caller read and changed);
      * false, storing nothing, if another request of the session changed it since. Atomic among this node's requests
      * of the session (sticky sessions send them all here), like {@link #claimCheckout} and {@link #orderPlaced}.
      */
-    public boolean replaceCart(Cart expected, Cart next) {
+    private boolean replaceCart(Cart expected, Cart next) {
         HttpSession session = request.getSession(true);
         synchronized (session) {
             if (!cart().equals(expected)) {

@@ -28,6 +28,25 @@ public interface TestDatabase extends AutoCloseable {
     /** How many of this database's sessions are waiting for a lock that {@code holder}'s session holds. */
     long sessionsBlockedBy(Connection holder);
 
+    /**
+     * A connection whose open transaction holds the lock on {@code itemId}'s row of {@code item} ({@code FOR UPDATE}),
+     * as an order being placed does; roll it back (or close it) to let go.
+     */
+    default Connection lockItemRow(String itemId) throws SQLException {
+        Connection c = dataSource().getConnection();
+        try {
+            c.setAutoCommit(false);
+            try (java.sql.PreparedStatement lock = c.prepareStatement("SELECT stock FROM item WHERE item_id = ? FOR UPDATE")) {
+                lock.setString(1, itemId);
+                lock.executeQuery().close();
+            }
+            return c;
+        } catch (SQLException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
     /** Waits, at most 20 s, until one of this database's sessions waits for a lock that {@code holder} holds. */
     default void awaitSessionBlockedBy(Connection holder) throws InterruptedException {
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);

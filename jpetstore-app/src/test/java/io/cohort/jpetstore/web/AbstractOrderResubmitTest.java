@@ -10,7 +10,6 @@ import io.cohort.jpetstore.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.YearMonth;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
@@ -142,11 +141,7 @@ public abstract class AbstractOrderResubmitTest {
 
         ExecutorService tab = Executors.newSingleThreadExecutor();
         Page placed;
-        try (Connection otherNode = database.dataSource().getConnection()) {
-            otherNode.setAutoCommit(false);
-            try (Statement lock = otherNode.createStatement()) {
-                lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-18' FOR UPDATE").close();
-            }
+        try (Connection otherNode = database.lockItemRow("EST-18")) {
             Future<Page> placing = tab.submit(() -> customer.postRaw("/checkout/confirm", placeOrder));
             database.awaitSessionBlockedBy(otherNode); // this node is placing the order: it waits for EST-18's stock
             copyOrder(otherNode, Long.parseLong(template), field(placeOrder, "orderToken")); // EST-18 alone

@@ -573,18 +573,12 @@ public abstract class AbstractShopFlowsTest {
     @Test
     void placingTheSameOrderFromTwoRequestsAtOncePlacesItOnce() throws Exception {
         ShopClient visitor = visitor();
-        createAccount(visitor, freshUsername());
-        visitor.post("/cart/add", "itemId", "EST-20");
-        String[] placeOrder = visitor.post("/checkout", paymentFields(false)).hiddenFields("/checkout/confirm");
+        String[] placeOrder = newCustomerAtConfirmation(visitor, "EST-20");
 
         java.util.concurrent.ExecutorService clicks = java.util.concurrent.Executors.newFixedThreadPool(6);
-        try (java.sql.Connection stockLock = database.dataSource().getConnection()) {
-            // the item's stock row stays locked while the clicks arrive, so an order being placed takes a while,
-            // as it does under load: every click that gets as far as placing an order waits here
-            stockLock.setAutoCommit(false);
-            try (java.sql.Statement lock = stockLock.createStatement()) {
-                lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-20' FOR UPDATE").close();
-            }
+        // the item's stock row stays locked while the clicks arrive, so an order being placed takes a while,
+        // as it does under load: every click that gets as far as placing an order waits here
+        try (java.sql.Connection stockLock = database.lockItemRow("EST-20")) {
             List<java.util.concurrent.Future<Page>> placed = new java.util.ArrayList<>();
             for (int i = 0; i < 6; i++) { // a customer clicking "Place order" again and again
                 placed.add(clicks.submit(() -> visitor.postRaw("/checkout/confirm", placeOrder)));
@@ -604,16 +598,10 @@ public abstract class AbstractShopFlowsTest {
     @Test
     void whatAnotherTabAddsToTheCartWhileTheOrderIsBeingPlacedStaysInTheCart() throws Exception {
         ShopClient visitor = visitor();
-        createAccount(visitor, freshUsername());
-        visitor.post("/cart/add", "itemId", "EST-28");
-        String[] placeOrder = visitor.post("/checkout", paymentFields(false)).hiddenFields("/checkout/confirm");
+        String[] placeOrder = newCustomerAtConfirmation(visitor, "EST-28");
 
         java.util.concurrent.ExecutorService tab = java.util.concurrent.Executors.newSingleThreadExecutor();
-        try (java.sql.Connection stockLock = database.dataSource().getConnection()) {
-            stockLock.setAutoCommit(false);
-            try (java.sql.Statement lock = stockLock.createStatement()) {
-                lock.executeQuery("SELECT stock FROM item WHERE item_id = 'EST-28' FOR UPDATE").close();
-            }
+        try (java.sql.Connection stockLock = database.lockItemRow("EST-28")) {
             java.util.concurrent.Future<Page> placing = tab.submit(() -> visitor.postRaw("/checkout/confirm", placeOrder));
             database.awaitSessionBlockedBy(stockLock); // the order is being placed: it read the cart and waits for the item's stock row
             assertThat(visitor.post("/cart/add", "itemId", "EST-6").path()).isEqualTo("/cart");
@@ -640,6 +628,13 @@ public abstract class AbstractShopFlowsTest {
         assertThat(page.status()).as(page.toString()).isEqualTo(status);
         assertThat(page.textOf("error-detail")).contains(detail);
         assertThat(page.body()).doesNotContain("Exception").doesNotContain("at io.cohort").doesNotContain("jetty");
+    }
+
+    /** Signs {@code visitor} on as a new customer with {@code itemId} in the cart; the confirmation's "Place order" form. */
+    private static String[] newCustomerAtConfirmation(ShopClient visitor, String itemId) {
+        createAccount(visitor, freshUsername());
+        visitor.post("/cart/add", "itemId", itemId);
+        return visitor.post("/checkout", paymentFields(false)).hiddenFields("/checkout/confirm");
     }
 
     private static String freshUsername() {

@@ -1,6 +1,7 @@
 package io.cohort.replication.engine;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -8,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +53,7 @@ public final class AsyncSender implements ChangeDelivery {
     private final AtomicBoolean dropLogged = new AtomicBoolean();
     private final long handOverBudgetNanos;
     /** When hand-overs stop waiting for room: {@code handOverBudget} after the first one; 0 before it. */
-    private final java.util.concurrent.atomic.AtomicLong handOverDeadline = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong handOverDeadline = new AtomicLong();
     private volatile boolean closed;
 
     /**
@@ -125,7 +127,7 @@ public final class AsyncSender implements ChangeDelivery {
             LOG.warn("{}: replication queue full for {} ({} of session {} dropped; the session is sent in full "
                     + "with its next change, if it has one; further drops are only counted in "
                     + "cohort.replication.async.dropped)",
-                    metrics.application(), Duration.ofNanos(wait).truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                    metrics.application(), Duration.ofNanos(wait).truncatedTo(ChronoUnit.MILLIS),
                     handOver ? "hand-over" : "change", sessionId);
         }
     }

@@ -88,7 +88,11 @@ public interface SessionStore {
         return false;
     }
 
-    /** The session got a new id (e.g. after login). The store forgets {@code oldId}. */
+    /**
+     * The session got a new id (e.g. after login). The store forgets {@code oldId} as this node's session: a replicating
+     * store retires it across the cluster, unless another node took the session over under it while the request still
+     * ran here; the session then lives on there under the old id, and the one here goes on under the new id.
+     */
     void idChanged(String oldId, LiveSession session);
 
     /** The owner invalidated the session or it expired: every copy must go. */

@@ -237,6 +237,44 @@ class SessionTakeoverTest {
         assertThat(stores.staleCopies).as("asked before the request used the copy").isEmpty();
     }
 
+    @Test
+    void aSessionWhoseIdARequestChangedAfterAnotherNodeTookItOverStaysWhenItComesBackUnderItsOldId(
+            @TempDir Path signals) throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = idOf(sessionCookie);
+        StoredSession underOldId = stores.copies.get("app/" + id);
+        CohortSessionCache cache = n1.sessionCache("/app");
+        awaitRequestsOf(cache.doGet(id), 0); // Jetty releases the session just after the answer
+        Path release = signals.resolve("release");
+        var signOn = n1.http.sendAsync(HttpRequest.newBuilder(n1.app("/app/slow?changeId=1&until=" + release))
+                .header("Cookie", "JSESSIONID=" + sessionCookie).build(), HttpResponse.BodyHandlers.ofString());
+        awaitRequestsOf(cache.doGet(id), 1);
+        cache.evict(id); // another node takes the session over while the sign-on still runs here
+        Files.createFile(release);
+        assertThat(signOn.get(10, TimeUnit.SECONDS).body()).isEqualTo("released");
+        awaitRequestsOf(cache.doGet(idOf(cookie(signOn.join(), "JSESSIONID"))), 0);
+
+        // the other node went on with the session under its old id (the balancer gave up on the sign-on's answer), and
+        // the session comes back to n1 later: n1 keeps it in memory after that request like any session it serves
+        stores.copies.put("app/" + id, underOldId);
+        assertThat(withCookies(n1, n1.app("/app/session"), "JSESSIONID=" + sessionCookie).body())
+                .contains("id=" + id, "cart=EST-1");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        while (cache.doGet(id) != null && System.nanoTime() < deadline) {
+            Thread.sleep(10); // Jetty releases the session just after the answer: an eviction would come then
+        }
+
+        assertThat(cache.doGet(id)).as("n1's session under its old id, after the request that brought it back").isNotNull();
+    }
+
+    private static void awaitRequestsOf(ManagedSession session, int requests) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (session.getRequests() != requests && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(session.getRequests()).as("requests using %s", session.getId()).isEqualTo(requests);
+    }
+
     /** The session's lock, taken once no request uses the session (Jetty releases it after the answer is sent). */
     private static AutoLock lockOnceReleased(ManagedSession session) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

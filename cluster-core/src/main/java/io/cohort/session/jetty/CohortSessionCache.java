@@ -212,6 +212,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
             session.onIdChanged();
             doPutIfAbsent(newId, session);
             doDelete(oldId);
+            // another node took the session over under its old id while this request ran: what goes on here under the
+            // new id is this node's own, and the old id, should the session come back here, must not be dropped then
+            evictOnRelease.remove(oldId);
             if (session.getSessionData() instanceof TrackedSessionData tracked) {
                 adapter.idChanged(oldId, tracked);
             }

@@ -145,7 +145,7 @@ final class DatabaseSessionTransport implements SessionTransport {
      * them, under the owner check too: if it finds them another node's, the session under its new id is lost.
      */
     @Override
-    public void idChanging(String oldId, String newId) {
+    public boolean idChanging(String oldId, String newId) {
         if (tracked.isDisowned(oldId)) {
             tracked.rename(oldId, newId);
             lost(newId);
@@ -157,6 +157,7 @@ final class DatabaseSessionTransport implements SessionTransport {
                 tracked.retiring(oldId, newId);
             }
         }
+        return true; // the old id's removal deletes only rows still this node's
     }
 
     /**

@@ -207,8 +207,9 @@ public final class ReplicatingSessionStore implements SessionStore {
             return;
         }
         guarded(r, session.id(), () -> {
-            r.transport().idChanging(oldId, session.id());
-            r.delivery().deliver(oldId, r.transport().prepareRemoval(oldId, RemovalCause.INVALIDATED));
+            if (r.transport().idChanging(oldId, session.id())) {
+                r.delivery().deliver(oldId, r.transport().prepareRemoval(oldId, RemovalCause.INVALIDATED));
+            }
             if (r.policy().continuous()) {
                 replicate(r, session, true, false);
             }

@@ -48,8 +48,14 @@ public interface SessionTransport {
      * change under the new id. A transport whose copies are keyed by the id on shared storage moves them to the new id
      * under its ownership check, so a node whose copy went stale cannot publish it under the new id; by default
      * nothing happens (the old id's copies are removed and the session is copied in full under the new id).
+     *
+     * @return whether the old id is retired, its copies then removed through {@link #prepareRemoval}: false when the
+     *     session under the old id is no longer this node's (another member took it over while a request here still ran
+     *     on the stale copy, and went on with it there); it then lives on there under the old id, and this node's copy
+     *     goes on under the new id as a session of this node's own
      */
-    default void idChanging(String oldId, String newId) {
+    default boolean idChanging(String oldId, String newId) {
+        return true;
     }
 
     /**

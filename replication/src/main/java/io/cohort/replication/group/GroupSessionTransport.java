@@ -157,6 +157,18 @@ final class GroupSessionTransport implements SessionTransport {
     }
 
     /**
+     * A session another member took over while a request here still ran on the stale copy keeps its old id there: this
+     * node retires nothing (an invalidation of the old id would end the new owner's live session, and the user's work
+     * there with it). The stale copy goes on under the new id as a new session of this node's, copied in full to its
+     * own holders; the user finds it if the answer that names the new id reached them, and the session they went on
+     * with at the new owner otherwise.
+     */
+    @Override
+    public boolean idChanging(String oldId, String newId) {
+        return !owned.forgetDisowned(oldId);
+    }
+
+    /**
      * Removal by the owner goes to the holders it placed copies on and to former holders not yet released; by a
      * node that merely holds a copy (it never loaded the session) to everyone. A node whose session another member
      * took over drops its stale live copy, and the session lives on at its new owner, unless the user invalidated

@@ -120,6 +120,46 @@ class TakeoverTest {
     }
 
     @Test
+    void anIdChangeOnTheOldOwnersStaleCopyLeavesTheSessionAtItsNewOwnerAndMakesANewSessionOfTheStaleOne()
+            throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            List<TestMember> members = group.startMembers(3);
+            TestMember a = members.get(0);
+            TestMember b = members.get(1);
+            ShopVisit visit = new ShopVisit(a).request(Map.of("cart", "EST-1"));
+            String id = visit.id();
+            TestSession atB = TestSession.continuing(b.store().load(id).orElseThrow(), TestMember.CODEC);
+            Await.until("a knows b took the session over", () -> a.cache().evicted().contains(id));
+            synchronized (atB) {
+                atB.set("cart", "EST-2"); // the user went on at b
+                b.store().attributeChanged(atB, "cart");
+            }
+            b.requestCompleted(atB);
+
+            // a sign-on still ran on a's copy (a request in flight there when b took over) and gives it a new id;
+            // synchronous delivery: whatever a sends for it has been applied when this returns
+            TestSession signedOn = visit.session().renamed(id + "-signed-on");
+            synchronized (signedOn) {
+                signedOn.set("user", "alice");
+                a.store().attributeChanged(signedOn, "user");
+                a.store().idChanged(id, signedOn);
+            }
+            a.requestCompleted(signedOn);
+
+            assertThat(b.cache().evicted()).as("b's live session").doesNotContain(id);
+            StoredSession atBNow = b.store().load(id).orElseThrow();
+            assertThat(atBNow.version()).as("b still owns the session it went on with").isEqualTo(atB.version());
+            assertThat(TestMember.CODEC.deserialize("cart", atBNow.attributes().get("cart"))).isEqualTo("EST-2");
+            Await.until("a member holds b's copy", () -> members.stream()
+                    .anyMatch(m -> m != b && m.backupVersion(id) == atB.version()));
+            Await.until("a member holds a copy of a's session under its new id", () -> members.stream()
+                    .anyMatch(m -> m != a && m.backup(signedOn.id()).isPresent()));
+            assertThat(a.gauge(ReplicationMetrics.OWNED)).as("a owns the new id's session").isEqualTo(1.0);
+        }
+    }
+
+    @Test
     void theOldOwnerIsToldToEvictItsLiveCopyWhenAnotherMemberTakesTheSessionOver() throws Exception {
         try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
                 TestGroup.settings(1, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {

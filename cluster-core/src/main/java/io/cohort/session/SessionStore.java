@@ -91,7 +91,9 @@ public interface SessionStore {
     /**
      * The session got a new id (e.g. after login). The store forgets {@code oldId} as this node's session: a replicating
      * store retires it across the cluster, unless another node took the session over under it while the request still
-     * ran here; the session then lives on there under the old id, and the one here goes on under the new id.
+     * ran here and this node has heard of it; the session then lives on there under the old id, and the one here goes
+     * on under the new id (a store that cannot keep it, such as the database store, which hears of the takeover at its
+     * write, treats the new id as lost).
      */
     void idChanged(String oldId, LiveSession session);
 

@@ -267,6 +267,27 @@ class SessionTakeoverTest {
         assertThat(cache.doGet(id)).as("n1's session under its old id, after the request that brought it back").isNotNull();
     }
 
+    @Test
+    void anEvictionOfTheOldIdThatWaitedForARenewalLeavesTheSessionUnderItsNewIdAlone() throws Exception {
+        String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String id = idOf(sessionCookie);
+        CohortSessionCache cache = n1.sessionCache("/app");
+        ManagedSession session = cache.doGet(id);
+        awaitRequestsOf(session, 0);
+        String newId = id + "renewed";
+
+        Thread eviction = new Thread(() -> cache.evict(id), "eviction of the old id");
+        try (AutoLock ignored = lockOnceReleased(session)) {
+            eviction.start(); // another node took the session over under the old id; its notice waits for the lock
+            awaitThreadWaitingIn("evict");
+            cache.release(cache.renewSessionId(id, newId, sessionCookie, newId + ".n1")); // a sign-on renews it first
+        }
+        eviction.join(10_000);
+
+        assertThat(cache.doGet(newId)).as("the session under its new id").isSameAs(session);
+        assertThat(session.isResident()).as("still in this node's memory").isTrue();
+    }
+
     private static void awaitRequestsOf(ManagedSession session, int requests) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (session.getRequests() != requests && System.nanoTime() < deadline) {

@@ -240,6 +240,9 @@ public final class CohortSessionCache extends DefaultSessionCache {
             return;
         }
         try (AutoLock ignored = session.lock()) {
+            if (!id.equals(session.getId())) {
+                return; // a request gave it a new id meanwhile: it is this node's own under that id
+            }
             if (session.getRequests() > 0) {
                 evictOnRelease.add(id);
                 return;

@@ -49,10 +49,11 @@ public interface SessionTransport {
      * under its ownership check, so a node whose copy went stale cannot publish it under the new id; by default
      * nothing happens (the old id's copies are removed and the session is copied in full under the new id).
      *
-     * @return whether the old id is retired, its copies then removed through {@link #prepareRemoval}: false when the
-     *     session under the old id is no longer this node's (another member took it over while a request here still ran
-     *     on the stale copy, and went on with it there); it then lives on there under the old id, and this node's copy
-     *     goes on under the new id as a session of this node's own
+     * @return whether the old id is retired, its copies then removed through {@link #prepareRemoval}. A transport may
+     *     return false when it knows the session under the old id is no longer this node's (another member took it over
+     *     while a request here still ran on the stale copy, and went on with it there): it then lives on there under the
+     *     old id, and this node's copy goes on under the new id as a session of this node's own. One whose removal only
+     *     removes what is still this node's may return true then as well
      */
     default boolean idChanging(String oldId, String newId) {
         return true;

@@ -159,9 +159,11 @@ final class GroupSessionTransport implements SessionTransport {
     /**
      * A session another member took over while a request here still ran on the stale copy keeps its old id there: this
      * node retires nothing (an invalidation of the old id would end the new owner's live session, and the user's work
-     * there with it). The stale copy goes on under the new id as a new session of this node's, copied in full to its
-     * own holders; the user finds it if the answer that names the new id reached them, and the session they went on
-     * with at the new owner otherwise.
+     * there with it). The stale copy goes on under the new id as a new session of this node's, replicated like any
+     * other; the user finds it if the answer that names the new id reached them, and the session they went on with at
+     * the new owner otherwise. This holds once the takeover's notice has reached this node: a change of id in the few
+     * milliseconds between this node's answer to the new owner's lookup and that notice (or after this node won a
+     * tie for the session) still retires the old id, ending the session there.
      */
     @Override
     public boolean idChanging(String oldId, String newId) {

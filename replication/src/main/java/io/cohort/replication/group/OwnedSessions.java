@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentMap;
  * The sessions one application's transport replicates as their owner, and those whose ownership
  * passed to another member ("disowned": this node must not replicate them any more, although the
  * node may still hold them in memory). The disowned set is bounded; when it overflows it is cleared,
- * which at worst lets a stale owner send a change the holders then ignore or resolve by version.
+ * which lets a stale owner send a change the holders then ignore or resolve by version, and lets a change of
+ * id on a stale copy retire the old id, ending the session at the member that took it over.
  * Thread-safe.
  */
 final class OwnedSessions {

@@ -17,8 +17,10 @@ import org.eclipse.jetty.util.InetAddressSet;
 /**
  * The proxy headers a member receives: {@code X-Forwarded-For}, {@code X-Forwarded-Proto},
  * {@code X-Forwarded-Host} and {@code Forwarded} (RFC 7239) describe the client's connection. Whatever
- * the client sent under these names (and {@code X-Forwarded-Port}, {@code X-Forwarded-Server},
- * {@code X-Real-IP}) is removed, never passed on or appended to.
+ * the client sent under these names (and every other {@code X-Forwarded-*} header, such as {@code X-Forwarded-Prefix}
+ * or {@code X-Forwarded-Ssl}, and {@code X-Real-IP}, {@code X-Proxied-Https}, {@code Front-End-Https}) is removed,
+ * never passed on or appended to: an application behind a proxy may build links and redirects from any of them, or
+ * take the request for a secure one.
  *
  * <p>By default the balancer is the edge: the client is whoever connected to it. When the connection
  * comes from a trusted proxy (a TLS terminator in front of the balancer, {@code trusted-proxies}), the
@@ -32,6 +34,9 @@ final class ForwardedHeaders {
     private static final String X_REAL_IP = "X-Real-IP";
     /** Jetty's forwarding customizer reads it (on/true: the request is secure) unless told not to. */
     private static final String X_PROXIED_HTTPS = "X-Proxied-Https";
+    /** Microsoft's "the request came over TLS" header, which some frameworks read as X-Forwarded-Proto. */
+    private static final String FRONT_END_HTTPS = "Front-End-Https";
+    private static final String X_FORWARDED_PREFIX = "X-Forwarded-";
     /** The longest host name (253) with a port. */
     private static final int MAX_HOST_LENGTH = 253 + 6;
     private static final Pattern HOST = Pattern.compile("(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9.-]+)(:[0-9]{1,5})?");
@@ -53,10 +58,13 @@ final class ForwardedHeaders {
         headers.remove(HttpHeader.FORWARDED);
         headers.remove(X_REAL_IP);
         headers.remove(X_PROXIED_HTTPS);
-        // Proxy (the "httpoxy" header, which CGI-style code reads as HTTP_PROXY) and every Proxy-* header
+        headers.remove(FRONT_END_HTTPS);
+        // every other X-Forwarded-* (Prefix, Ssl, Scheme, Uri...), Proxy (the "httpoxy" header, which CGI-style code
+        // reads as HTTP_PROXY) and every Proxy-* header
         for (Iterator<HttpField> fields = headers.iterator(); fields.hasNext(); ) {
             String name = fields.next().getName();
-            if (name.equalsIgnoreCase("Proxy") || name.regionMatches(true, 0, "Proxy-", 0, 6)) {
+            if (name.equalsIgnoreCase("Proxy") || name.regionMatches(true, 0, "Proxy-", 0, 6)
+                    || name.regionMatches(true, 0, X_FORWARDED_PREFIX, 0, X_FORWARDED_PREFIX.length())) {
                 fields.remove();
             }
         }

@@ -149,7 +149,7 @@ final class HealthChecker implements AutoCloseable {
             return;
         }
         int status = result.getResponse().getStatus();
-        readAnswer(member, answer);
+        readAnswer(member, answer, status / 100 == 2);
         if (status / 100 != 2) {
             failed(member, "HTTP " + status);
             return;
@@ -166,12 +166,17 @@ final class HealthChecker implements AutoCloseable {
     }
 
     /**
-     * Reads what a node's health answer says of it: its spare capacity, and its name. A session id ends in the name of
+     * Reads what a node's health answer says of it: its spare capacity (none unless the answer says it is healthy: a
+     * node still starting is idle, and would otherwise draw the metric policy's new sessions before it can serve them),
+     * and its name. A session id ends in the name of
      * the node that owns it, and the balancer finds a session's member by that name: a {@code <member>} named otherwise
      * than its node gets none of its sessions' requests as their owner, and none as the holder of their copies, so
      * that is logged once per member (a warning: the member still serves, as round robin's).
      */
-    private void readAnswer(Backend member, BufferingResponseListener answer) {
+    private void readAnswer(Backend member, BufferingResponseListener answer, boolean healthy) {
+        if (!healthy) {
+            member.spareCapacity(0);
+        }
         byte[] body = answer.getContent();
         if (body.length == 0) {
             return;
@@ -179,7 +184,7 @@ final class HealthChecker implements AutoCloseable {
         try {
             JsonNode health = json.readTree(body);
             JsonNode spare = health.path("load").path("spareCapacity");
-            if (spare.isNumber()) {
+            if (healthy && spare.isNumber()) {
                 member.spareCapacity(spare.asDouble());
             }
             JsonNode node = health.path("node");

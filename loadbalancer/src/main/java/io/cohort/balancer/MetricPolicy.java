@@ -6,7 +6,8 @@ import java.util.random.RandomGenerator;
 /**
  * {@code metric}, {@code metric:local}: the live member with the most spare capacity, as its last
  * health answer reported it ({@code load.spareCapacity}, 0 to 1; 0 after a timeout excused as busy,
- * {@link Backend#excuseIfLate}), shared by the requests it is already serving through this balancer:
+ * {@link Backend#excuseIfLate}, and after an answer that was not 2xx), shared by the requests it is already serving
+ * through this balancer:
  * {@code (spare + }{@value #BACKLOG_WEIGHT}{@code ) / (1 + in flight)}, so a burst between two health checks does not
  * all land on one member, and members that report no spare capacity (all saturated, or none reported yet) are still
  * told apart by their backlog. Equal scores go to the member with fewer requests in flight, then in turn: the next

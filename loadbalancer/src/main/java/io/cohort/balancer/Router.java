@@ -41,6 +41,11 @@ final class Router {
         this.policy = policy;
     }
 
+    /** Whether {@code route} names a member (live or not). */
+    boolean isMember(String route) {
+        return byName.containsKey(route);
+    }
+
     /**
      * @param excluded a member not to choose (the one a retry moves away from), or null
      * @return the decision, or null when no member is live

@@ -1,6 +1,7 @@
 package io.cohort.balancer;
 
 import io.cohort.config.BalancerConfig;
+import java.util.function.Predicate;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -9,7 +10,10 @@ import org.eclipse.jetty.server.Request;
  * What a request says about its session's whereabouts: the owner's route, from the suffix of the
  * session id ({@code <id>.<route>}) in the session cookie or, failing that, in a
  * {@code ;jsessionid=} path parameter; and the backup holders' routes from the
- * {@link BalancerConfig#BACKUP_COOKIE} cookie ({@code n2.n3}, in preference order).
+ * {@link BalancerConfig#BACKUP_COOKIE} cookie ({@code n2.n3}, in preference order). A request may carry several
+ * session cookies (a stale one set for the parent domain beside the host's own, sent first by the browser): the
+ * owner is the route of the first one that names a member, as the member's session handler also passes over ids it
+ * does not know.
  *
  * @param owner   the owner's route, or null when the request carries no session id with a route
  * @param backups the backup cookie's value, or null when absent
@@ -19,9 +23,14 @@ record SessionRoute(String owner, String backups) {
     static final SessionRoute NONE = new SessionRoute(null, null);
     private static final String PATH_PARAMETER = "jsessionid=";
 
-    /** Reads the request's cookies and path; allocates only the strings it returns. */
-    static SessionRoute of(Request request, String sessionCookie) {
+    /**
+     * Reads the request's cookies and path; allocates little beyond the strings it returns.
+     *
+     * @param member whether a route names a member
+     */
+    static SessionRoute of(Request request, String sessionCookie, Predicate<String> member) {
         String owner = null;
+        String firstRoute = null;
         String backups = null;
         for (HttpField field : request.getHeaders()) {
             if (field.getHeader() != HttpHeader.COOKIE) {
@@ -29,11 +38,17 @@ record SessionRoute(String owner, String backups) {
             }
             String cookies = field.getValue();
             if (owner == null) {
-                owner = route(cookieValue(cookies, sessionCookie));
+                owner = memberRoute(cookies, sessionCookie, member);
+                if (owner == null && firstRoute == null) {
+                    firstRoute = route(cookieValue(cookies, sessionCookie));
+                }
             }
             if (backups == null) {
                 backups = cookieValue(cookies, BalancerConfig.BACKUP_COOKIE);
             }
+        }
+        if (owner == null) {
+            owner = firstRoute; // none names a member: kept for the failover count, routed as no owner
         }
         if (owner == null) {
             owner = routeInPathParameters(request.getHttpURI().getParam());
@@ -68,8 +83,33 @@ record SessionRoute(String owner, String backups) {
 
     /** The value of the first cookie called {@code name} in a Cookie header, unquoted; null if absent. */
     static String cookieValue(String header, String name) {
+        int[] bounds = new int[2];
+        return nextCookie(header, name, 0, bounds) < 0 ? null : header.substring(bounds[0], bounds[1]);
+    }
+
+    /** The route of the first cookie called {@code name} in a Cookie header whose route names a member; else null. */
+    static String memberRoute(String header, String name, Predicate<String> member) {
+        int[] bounds = new int[2];
+        for (int from = nextCookie(header, name, 0, bounds); from >= 0; from = nextCookie(header, name, from, bounds)) {
+            int dot = header.lastIndexOf('.', bounds[1] - 1);
+            if (dot >= bounds[0] && dot < bounds[1] - 1) {
+                String route = header.substring(dot + 1, bounds[1]);
+                if (member.test(route)) {
+                    return route;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Finds the next cookie called {@code name} from index {@code i} of a Cookie header, and puts where its value
+     * begins and ends (unquoted) into {@code bounds}.
+     *
+     * @return the index to go on from, or -1 when there is none
+     */
+    private static int nextCookie(String header, String name, int i, int[] bounds) {
         int length = header.length();
-        int i = 0;
         while (i < length) {
             while (i < length && (header.charAt(i) == ' ' || header.charAt(i) == ';' || header.charAt(i) == ',')) {
                 i++;
@@ -88,10 +128,12 @@ record SessionRoute(String owner, String backups) {
                     from++;
                     to--;
                 }
-                return header.substring(from, to);
+                bounds[0] = from;
+                bounds[1] = to;
+                return end + 1;
             }
             i = end + 1;
         }
-        return null;
+        return -1;
     }
 }

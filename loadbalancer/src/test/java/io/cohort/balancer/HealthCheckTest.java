@@ -184,6 +184,30 @@ class HealthCheckTest {
     }
 
     @Test
+    void aMemberThatAnswersItsCheckAsNotHealthyHasNoSpareCapacity() throws Exception {
+        TestBalancer.Settings settings = new TestBalancer.Settings();
+        settings.policy = Policy.METRIC;
+        settings.health = new HealthCheckConfig("/health", Duration.ofHours(1), Duration.ofSeconds(3), 3, 1);
+        StubMember starting = StubMember.start("n1");
+        StubMember n2 = StubMember.start("n2");
+        starting.spareCapacity(1.0); // idle: it is still deploying
+        n2.spareCapacity(0.5);
+        try (TestBalancer lb = TestBalancer.start(settings, starting, n2)) {
+            starting.healthy(false);
+            lb.server.healthChecker().checkAll().get();
+
+            assertThat(lb.backend("n1").isUp()).as("up until fall checks failed").isTrue();
+            assertThat(lb.backend("n1").spareCapacity()).as("what a 503 answer says it has to spare").isZero();
+            assertThat(TestBalancer.routedTo(lb.get("/shop/"))).as("a fresh session goes to the healthy member")
+                    .isEqualTo("n2");
+
+            starting.healthy(true);
+            lb.server.healthChecker().checkAll().get();
+            assertThat(lb.backend("n1").spareCapacity()).as("its next healthy answer reports again").isEqualTo(1.0);
+        }
+    }
+
+    @Test
     void aCheckDoesNotQueueBehindRequestsThatFillTheProxysConnectionsToTheMember() throws Exception {
         TestBalancer.Settings settings = new TestBalancer.Settings();
         settings.maxConnections = 1;

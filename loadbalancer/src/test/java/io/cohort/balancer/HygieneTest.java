@@ -40,6 +40,23 @@ class HygieneTest {
     }
 
     @Test
+    void everyOtherForwardingHeaderOfTheClientIsDropped() throws Exception {
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"))) {
+            URI uri = lb.server.uri();
+            String authority = uri.getHost() + ":" + uri.getPort();
+
+            RawHttp.Answer answer = RawHttp.exchange(uri, "GET /headers HTTP/1.1\r\nHost: " + authority + "\r\nConnection: close\r\n"
+                    + "X-Forwarded-Prefix: //evil.example\r\nx-forwarded-ssl: on\r\nX-Forwarded-Scheme: https\r\n"
+                    + "X-Forwarded-Uri: /admin\r\nFront-End-Https: on");
+
+            assertThat(answer.status()).isEqualTo(200);
+            assertThat(answer.body()).doesNotContain("evil.example").doesNotContainIgnoringCase("X-Forwarded-Ssl")
+                    .doesNotContainIgnoringCase("X-Forwarded-Scheme").doesNotContainIgnoringCase("X-Forwarded-Uri")
+                    .doesNotContainIgnoringCase("Front-End-Https").contains("X-Forwarded-Proto: http\n");
+        }
+    }
+
+    @Test
     void behindATrustedProxyTheClientIsTheRightMostAddressThatIsNotATrustedProxy() throws Exception {
         TestBalancer.Settings settings = new TestBalancer.Settings();
         settings.trustedProxies = List.of("127.0.0.0/8", "10.0.0.0/8");

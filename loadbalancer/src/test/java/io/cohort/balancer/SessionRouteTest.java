@@ -35,4 +35,15 @@ class SessionRouteTest {
         assertThat(SessionRoute.routeInPathParameters("x=y")).isNull();
         assertThat(SessionRoute.routeInPathParameters(null)).isNull();
     }
+
+    @Test
+    void theRouteOfTheFirstSessionCookieThatNamesAMemberIsTheOwner() {
+        java.util.Set<String> members = java.util.Set.of("n1", "n2");
+        String header = "JSESSIONID=3f9a; JSESSIONID=old.n9; theme=dark; JSESSIONID=\"node0abc.n2\"; JSESSIONID=x.n1";
+
+        assertThat(SessionRoute.memberRoute(header, "JSESSIONID", members::contains)).isEqualTo("n2");
+        assertThat(SessionRoute.memberRoute("JSESSIONID=old.n9; JSESSIONID=a.", "JSESSIONID", members::contains))
+                .isNull();
+        assertThat(SessionRoute.cookieValue(header, "JSESSIONID")).as("the first, as before").isEqualTo("3f9a");
+    }
 }

@@ -46,6 +46,23 @@ class StickyRoutingTest {
     }
 
     @Test
+    void ofSeveralSessionCookiesTheFirstThatNamesAMemberLeads() throws Exception {
+        // a stale cookie for the parent domain comes first (older), without a route or with a former member's
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"), StubMember.start("n2"),
+                StubMember.start("n3"))) {
+            for (String stale : new String[] {"JSESSIONID=3f9a", "JSESSIONID=node0old.n9"}) {
+                for (int i = 0; i < 6; i++) {
+                    HttpResponse<String> response = lb.get("/shop/cart", "Cookie",
+                            stale + "; JSESSIONID=node0abc.n2; COHORT_BACKUP=n1");
+
+                    assertThat(response.headers().firstValue(BalancerProxy.ROUTED_HEADER))
+                            .as("%s, request %d", stale, i).hasValue("n2; reason=sticky");
+                }
+            }
+        }
+    }
+
+    @Test
     void sessionOfAnUnknownRouteIsPlacedByThePolicy() throws Exception {
         try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"), StubMember.start("n2"))) {
             HttpResponse<String> response = lb.get("/shop/", "Cookie", "JSESSIONID=node0abc.n9");

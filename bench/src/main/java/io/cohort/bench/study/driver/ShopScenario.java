@@ -48,6 +48,10 @@ final class ShopScenario {
                         throw ScenarioAbort.sessionLost("sign-on refused (403): the session of the sign-on page, "
                                 + "with its anti-forgery token, was gone");
                     }
+                    if (!p.signedOn() && p.signedOff() && !"/signon".equals(p.path())) {
+                        // the sign-on was accepted (it redirected on), and the next page no longer had the session
+                        throw ScenarioAbort.sessionLost("signed off right after signing on (" + p.uri() + ")");
+                    }
                     if (!p.signedOn()) {
                         throw ScenarioAbort.error("sign-on as " + account + " failed: " + p);
                     }
@@ -167,10 +171,18 @@ final class ShopScenario {
         return expectPath(page, "/checkout/confirm", "the confirmation");
     }
 
-    /** The placed order; sent back to the checkout's first step, the session had lost the checkout's draft. */
+    /**
+     * The placed order; sent back to the checkout's first step, the session had lost the checkout's draft; shown the
+     * confirmation again, the session's cart or details were not those the confirmation showed (one user in one tab
+     * changes nothing in between: the session was stale).
+     */
     private static ShopPage expectPlacedOrder(ShopPage page) {
         if ("/checkout".equals(page.path())) {
             throw ScenarioAbort.sessionLost("sent back to the checkout at the placed order: the order draft was gone");
+        }
+        if ("/checkout/confirm".equals(page.path())) {
+            throw ScenarioAbort.sessionLost("the confirmation came back at the placed order: the session's cart or "
+                    + "details were not those it showed");
         }
         return expectPath(page, "/orders/view", "the placed order");
     }

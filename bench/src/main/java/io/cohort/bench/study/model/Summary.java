@@ -3,9 +3,12 @@ package io.cohort.bench.study.model;
 /**
  * The measures of one experiment over its measurement window.
  *
- * @param pages                    pages completed (responses received, any status)
+ * @param pages                    pages served: responses received, less those that were errors (a 5xx, a page
+ *                                 that was not the one expected); in run folders written before 2026-11-28, every
+ *                                 response received
  * @param pagesPerSecond           pages / window length
- * @param meanMs                   mean response time from the scheduled send time
+ * @param meanMs                   mean response time from the scheduled send time, over every response received
+ *                                 (errors too) and every timeout
  * @param p50Ms                    median response time
  * @param p90Ms                    90th percentile
  * @param p99Ms                    99th percentile

@@ -89,6 +89,9 @@ final class ReportDocument {
                         + ", bytes ratios (write-quota) within ±" + Comparisons.pct(StudyFindings.BYTES_RATIO)
                         + " of the expected ratio; scaling like the study's none: ratio ≥ "
                         + Format.ratio(StudyFindings.SCALING_EFFICIENCY) + " × nodes.",
+                "Pages per second count the pages served: an answer that was an error (a balancer's 502 or 503, a "
+                        + "page other than the one expected) counts among the errors, not as a page. Response times "
+                        + "cover every answer, errors included, and every timeout at the time it waited.",
                 "Interconnect traffic is compared per page served (KB sent + received by all nodes per page): the "
                         + "study compared KB/s at equal load, and in a closed loop KB/s follow the pages per second, so "
                         + "per page keeps throughput noise out of the replication volume. The tables still show KB/s "

@@ -7,10 +7,12 @@ import java.util.List;
 /**
  * Turns the per-second counts around a node kill into a {@link FailoverOutcome}: sessions lost and errors from
  * the kill on, and the time until throughput was back to at least {@value #RECOVERED} of its mean before the
- * kill, scaled to the surviving nodes, for {@value #STABLE_SECONDS} consecutive seconds. Throughput counts the
- * pages not answered with an error ({@link SecondCounts#goodPages}): a balancer's 502 or 503 page during the failover,
- * or a page that ended its scenario as an error, is no recovery. A page showing that the session was lost still
- * counts as served; its scenario counts as a session lost.
+ * kill, scaled to the surviving nodes, for {@value #STABLE_SECONDS} consecutive seconds without an error or a session
+ * found lost. Throughput counts the pages not answered with an error ({@link SecondCounts#goodPages}): a balancer's 502
+ * or 503 page during the failover, or a page that ended its scenario as an error, is no recovery. The survivors' share
+ * alone would not do: the load is a closed loop split over the balancers, so the users of a balancer that kept
+ * failing leave the others at about that share from the first second; a second in which any user still failed, or
+ * found their session lost, is not recovered.
  */
 final class FailoverAnalysis {
 
@@ -42,7 +44,8 @@ final class FailoverAnalysis {
             }
             boolean consecutive = second.second() == previous + 1; // a second missing from the series served nothing
             previous = second.second();
-            streak = second.goodPages() >= target ? (consecutive ? streak + 1 : 1) : 0;
+            boolean recovered = second.goodPages() >= target && second.errors() == 0 && second.sessionsLost() == 0;
+            streak = recovered ? (consecutive ? streak + 1 : 1) : 0;
             if (streak == STABLE_SECONDS) {
                 double recoveredAt = second.second() - (STABLE_SECONDS - 1);
                 recovery = Math.max(0, recoveredAt - killedAt);

@@ -19,9 +19,17 @@ final class ResultAssembly {
     }
 
     static Summary summary(LoadStats stats, Duration window, List<NodeSample> samples, boolean interconnectMeasured) {
-        List<SecondCounts> seconds = stats.windowSeconds();
-        Histogram histogram = stats.windowHistogram();
-        long pages = seconds.stream().mapToLong(SecondCounts::pages).sum();
+        return summary(stats.windowSeconds(), stats.windowHistogram(), window, samples, interconnectMeasured);
+    }
+
+    /**
+     * The summary of a window's seconds. Its pages are the pages served: an answer that was an error (a balancer's 502
+     * or 503 page, a page that ended its scenario as an error) counts among the errors only, so a front that fails fast
+     * does not raise the throughput, as in the failover analysis.
+     */
+    static Summary summary(List<SecondCounts> seconds, Histogram histogram, Duration window, List<NodeSample> samples,
+            boolean interconnectMeasured) {
+        long pages = seconds.stream().mapToLong(SecondCounts::goodPages).sum();
         double windowSeconds = window.toNanos() / 1e9;
         // a sample covers the second before it: only those wholly inside the window (one partly before it is partly
         // warm-up, one partly after it partly the stop, when no new pages go out)

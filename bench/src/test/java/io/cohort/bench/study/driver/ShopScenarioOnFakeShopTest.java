@@ -40,6 +40,10 @@ class ShopScenarioOnFakeShopTest {
     private final LoadStats stats = new LoadStats(System.nanoTime(), TimeUnit.MINUTES.toNanos(5));
     private HttpServer shop;
     private volatile boolean draftLost;
+    /** The page after the sign-on's redirect shows the user signed off: the session it signed on was gone there. */
+    private volatile boolean lostAfterSignOn;
+    /** "Place order" finds another cart in the session than the confirmation showed: the confirmation comes back. */
+    private volatile boolean staleAtPlaceOrder;
     private final AtomicInteger added = new AtomicInteger();
 
     @BeforeEach
@@ -66,6 +70,28 @@ class ShopScenarioOnFakeShopTest {
                 .isInstanceOf(CompletionException.class).cause().isInstanceOfSatisfying(ScenarioAbort.class, abort -> {
                     assertThat(abort.outcome()).isEqualTo(ScenarioOutcome.SESSION_LOST);
                     assertThat(abort).hasMessageContaining("the checkout draft was gone");
+                });
+    }
+
+    @Test
+    void aSignOnWhoseNextPageShowsTheUserSignedOffLostTheSession() {
+        lostAfterSignOn = true;
+
+        assertSessionLost("signed off right after signing on");
+    }
+
+    @Test
+    void aConfirmationThatComesBackAtPlaceOrderFoundAStaleSession() {
+        staleAtPlaceOrder = true;
+
+        assertSessionLost("the confirmation came back");
+    }
+
+    private void assertSessionLost(String why) {
+        assertThatThrownBy(() -> scenario(Duration.ofSeconds(5)).run().join())
+                .isInstanceOf(CompletionException.class).cause().isInstanceOfSatisfying(ScenarioAbort.class, abort -> {
+                    assertThat(abort.outcome()).isEqualTo(ScenarioOutcome.SESSION_LOST);
+                    assertThat(abort).hasMessageContaining(why);
                 });
     }
 
@@ -117,7 +143,8 @@ class ShopScenarioOnFakeShopTest {
                 added.set(0);
                 redirect(exchange, "/shop/catalog");
             }
-            case "GET /catalog", "GET /checkout", "GET /orders/view" -> page(exchange, SIGNED_ON + orderIfPlaced(path));
+            case "GET /catalog" -> page(exchange, lostAfterSignOn ? "<a id=\"sign-on\">Sign on</a>" : SIGNED_ON);
+            case "GET /checkout", "GET /orders/view" -> page(exchange, SIGNED_ON + orderIfPlaced(path));
             case "GET /search" -> page(exchange, SIGNED_ON + "<a href=\"/shop/product?id=FI-SW-01\">Angelfish</a>");
             case "GET /product" -> page(exchange, SIGNED_ON + "<a href=\"/shop/item?id=EST-1\">EST-1</a>");
             case "GET /item" -> page(exchange, SIGNED_ON + "<span id=\"price\">$16.50</span>");
@@ -136,7 +163,7 @@ class ShopScenarioOnFakeShopTest {
                 }
             }
             case "POST /checkout/confirm" -> {
-                if (form.contains("orderToken=" + ORDER_TOKEN)) {
+                if (form.contains("orderToken=" + ORDER_TOKEN) && !staleAtPlaceOrder) {
                     redirect(exchange, "/shop/orders/view?id=1");
                 } else { // as the shop answers a confirmation that is not the one it showed
                     page(exchange, SIGNED_ON + "<p class=\"alert\">This confirmation is out of date</p>" + order());

@@ -30,7 +30,7 @@ class FailoverAnalysisTest {
         assertThat(outcome.killedNode()).isEqualTo("n1");
         assertThat(outcome.sessionsLost()).isEqualTo(4);
         assertThat(outcome.errorsAfterKill()).isEqualTo(7);
-        assertThat(outcome.recoverySeconds()).isEqualTo(1.5); // seconds 6, 7, 8 are ≥ 45
+        assertThat(outcome.recoverySeconds()).isEqualTo(2.5); // seconds 7, 8, 9 are ≥ 45, without errors or losses
     }
 
     @Test
@@ -39,6 +39,19 @@ class FailoverAnalysisTest {
         long[] zero = new long[pages.length];
 
         assertThat(FailoverAnalysis.analyse(seconds(pages, zero, zero), "n1", 2.2, 2).recoverySeconds()).isNull();
+    }
+
+    @Test
+    void usersWhoKeepFailingAreNoRecoveryThoughTheOthersServeTheSurvivorsShare() {
+        // 2 nodes at 100 pages/s, killed at 2.5 s; the users of the killed node's balancer fail every second from then
+        // on, while the other balancer's users go on at 50 good pages a second (above 45, the survivors' share)
+        List<SecondCounts> window = new ArrayList<>();
+        for (long s = 0; s < 12; s++) {
+            long failed = s >= 3 ? 5 : 0;
+            window.add(new SecondCounts(s, s < 3 ? 100 : 50 + failed, failed, 10, 1, 0, 0, failed));
+        }
+
+        assertThat(FailoverAnalysis.analyse(window, "n1", 2.5, 2).recoverySeconds()).isNull();
     }
 
     @Test

@@ -31,8 +31,8 @@ final class Backend {
     /** The {@code X-Cohort-Routed} header for each {@link Router.Reason}, encoded once. */
     private final HttpField[] routedHeaders = new HttpField[Router.Reason.values().length];
     /**
-     * {@code load.spareCapacity} of the last health answer, 0 to 1; 0 until the member reports, and from a timeout
-     * excused as busy ({@link #excuseIfLate}) until it reports again.
+     * {@code load.spareCapacity} of the last health answer, 0 to 1; 0 until the member reports, after a non-2xx
+     * answer, and from a timeout excused as busy ({@link #excuseIfLate}) until it reports again.
      */
     private volatile double spareCapacity;
     /** {@link System#nanoTime()} when the member last began an answer to a proxied request; long ago until it does. */
@@ -157,8 +157,9 @@ final class Backend {
      * an excused failure sets its spare capacity to 0 (as if it had never reported), so the metric policies stop
      * preferring it on the strength of a health answer from before it was saturated; its next health answer reports
      * again. An excused failure is counted ({@code cohort_balancer_late_timeouts_total}) and logged once per member;
-     * one that is not excused (refused, reset, non-2xx, or a member answering nothing while it waited) counts against
-     * the member as before and leaves its spare capacity as it was.
+     * one that is not excused (refused, reset, or a member answering nothing while it waited) counts against the member
+     * as before and leaves its spare capacity as it was; a non-2xx health answer counts against it and sets its spare
+     * capacity to 0 ({@link HealthChecker}).
      */
     boolean excuseIfLate(Throwable failure, long givenAtNanos) {
         boolean late = Failures.causedBy(failure, TimeoutException.class, SocketTimeoutException.class)

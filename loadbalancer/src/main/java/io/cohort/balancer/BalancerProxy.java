@@ -209,8 +209,9 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     private void forward(Request request, String target, Response response, Callback callback) {
-        Exchange exchange = new Exchange(SessionRoute.of(request, config.sessionCookie(), router::isMember), target,
-                isIdempotent(request.getMethod()), ClientConnectionFactory.goneWatch(request));
+        SessionRoute session = SessionRoute.of(request, config.sessionCookie(), router::isLiveMember, router::isMember);
+        Exchange exchange = new Exchange(session, target, isIdempotent(request.getMethod()),
+                ClientConnectionFactory.goneWatch(request));
         request.setAttribute(Exchange.ATTRIBUTE, exchange);
         Router.Route route = router.route(exchange.session, null);
         if (route == null) {

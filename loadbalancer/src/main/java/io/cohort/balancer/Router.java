@@ -46,6 +46,12 @@ final class Router {
         return byName.containsKey(route);
     }
 
+    /** Whether {@code route} names a live member. */
+    boolean isLiveMember(String route) {
+        Backend member = byName.get(route);
+        return member != null && member.isUp();
+    }
+
     /**
      * @param excluded a member not to choose (the one a retry moves away from), or null
      * @return the decision, or null when no member is live

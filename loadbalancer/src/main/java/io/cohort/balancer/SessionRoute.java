@@ -12,8 +12,7 @@ import org.eclipse.jetty.server.Request;
  * {@code ;jsessionid=} path parameter; and the backup holders' routes from the
  * {@link BalancerConfig#BACKUP_COOKIE} cookie ({@code n2.n3}, in preference order). A request may carry several
  * session cookies (a stale one set for the parent domain beside the host's own, sent first by the browser): the
- * owner is the route of the first one that names a member, as the member's session handler also passes over ids it
- * does not know.
+ * owner is the route of the first one that names a live member (see {@link #of}).
  *
  * @param owner   the owner's route, or null when the request carries no session id with a route
  * @param backups the backup cookie's value, or null when absent
@@ -24,12 +23,16 @@ record SessionRoute(String owner, String backups) {
     private static final String PATH_PARAMETER = "jsessionid=";
 
     /**
-     * Reads the request's cookies and path; allocates little beyond the strings it returns.
+     * Reads the request's cookies and path; allocates little beyond the strings it returns. Of several session cookies
+     * the owner is the route of the first that names a live member, else of the first that names a member (down: the
+     * request fails over), else of the first with a route at all (no member's: placed by the policy).
      *
+     * @param live   whether a route names a live member
      * @param member whether a route names a member
      */
-    static SessionRoute of(Request request, String sessionCookie, Predicate<String> member) {
-        String owner = null;
+    static SessionRoute of(Request request, String sessionCookie, Predicate<String> live, Predicate<String> member) {
+        String liveOwner = null;
+        String downOwner = null;
         String firstRoute = null;
         String backups = null;
         for (HttpField field : request.getHeaders()) {
@@ -37,9 +40,12 @@ record SessionRoute(String owner, String backups) {
                 continue;
             }
             String cookies = field.getValue();
-            if (owner == null) {
-                owner = memberRoute(cookies, sessionCookie, member);
-                if (owner == null && firstRoute == null) {
+            if (liveOwner == null) {
+                liveOwner = memberRoute(cookies, sessionCookie, live);
+                if (liveOwner == null && downOwner == null) {
+                    downOwner = memberRoute(cookies, sessionCookie, member);
+                }
+                if (liveOwner == null && downOwner == null && firstRoute == null) {
                     firstRoute = route(cookieValue(cookies, sessionCookie));
                 }
             }
@@ -47,9 +53,7 @@ record SessionRoute(String owner, String backups) {
                 backups = cookieValue(cookies, BalancerConfig.BACKUP_COOKIE);
             }
         }
-        if (owner == null) {
-            owner = firstRoute; // none names a member: kept for the failover count, routed as no owner
-        }
+        String owner = liveOwner != null ? liveOwner : downOwner != null ? downOwner : firstRoute;
         if (owner == null) {
             owner = routeInPathParameters(request.getHttpURI().getParam());
         }

@@ -63,6 +63,23 @@ class StickyRoutingTest {
     }
 
     @Test
+    void aStaleCookieNamingAMemberThatIsDownDoesNotLeadOverTheLiveOwnersCookie() throws Exception {
+        StubMember n1 = StubMember.start("n1");
+        n1.healthy(false); // its checks keep failing: it stays down
+        try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, n1, StubMember.start("n2"), StubMember.start("n3"))) {
+            Backend down = lb.backend("n1");
+            while (down.isUp()) {
+                down.health().checkFailed();
+            }
+
+            HttpResponse<String> response = lb.get("/shop/cart", "Cookie",
+                    "JSESSIONID=node0old.n1; JSESSIONID=node0abc.n2; COHORT_BACKUP=n3");
+
+            assertThat(response.headers().firstValue(BalancerProxy.ROUTED_HEADER)).hasValue("n2; reason=sticky");
+        }
+    }
+
+    @Test
     void sessionOfAnUnknownRouteIsPlacedByThePolicy() throws Exception {
         try (TestBalancer lb = TestBalancer.start(Policy.ROUND_ROBIN, StubMember.start("n1"), StubMember.start("n2"))) {
             HttpResponse<String> response = lb.get("/shop/", "Cookie", "JSESSIONID=node0abc.n9");

@@ -44,6 +44,8 @@ class ShopScenarioOnFakeShopTest {
     private volatile boolean lostAfterSignOn;
     /** "Place order" finds another cart in the session than the confirmation showed: the confirmation comes back. */
     private volatile boolean staleAtPlaceOrder;
+    /** "Place order" finds the item sold out: the confirmation comes back with the shop's reason. */
+    private volatile boolean soldOutAtPlaceOrder;
     private final AtomicInteger added = new AtomicInteger();
 
     @BeforeEach
@@ -85,6 +87,15 @@ class ShopScenarioOnFakeShopTest {
         staleAtPlaceOrder = true;
 
         assertSessionLost("the confirmation came back");
+    }
+
+    @Test
+    void aConfirmationThatComesBackForAnotherReasonIsAnError() {
+        soldOutAtPlaceOrder = true;
+
+        assertThatThrownBy(() -> scenario(Duration.ofSeconds(5)).run().join())
+                .isInstanceOf(CompletionException.class).cause().isInstanceOfSatisfying(ScenarioAbort.class,
+                        abort -> assertThat(abort.outcome()).isEqualTo(ScenarioOutcome.ERROR));
     }
 
     private void assertSessionLost(String why) {
@@ -163,10 +174,14 @@ class ShopScenarioOnFakeShopTest {
                 }
             }
             case "POST /checkout/confirm" -> {
-                if (form.contains("orderToken=" + ORDER_TOKEN) && !staleAtPlaceOrder) {
+                if (soldOutAtPlaceOrder) {
+                    page(exchange, SIGNED_ON + "<p class=\"alert\">Sorry, only 0 of Angelfish (EST-1) are left. Please "
+                            + "lower the quantity in your cart.</p>" + order());
+                } else if (form.contains("orderToken=" + ORDER_TOKEN) && !staleAtPlaceOrder) {
                     redirect(exchange, "/shop/orders/view?id=1");
                 } else { // as the shop answers a confirmation that is not the one it showed
-                    page(exchange, SIGNED_ON + "<p class=\"alert\">This confirmation is out of date</p>" + order());
+                    page(exchange, SIGNED_ON + "<p class=\"alert\">This confirmation is out of date; please check the "
+                            + "order again.</p>" + order());
                 }
             }
             case "POST /signoff" -> page(exchange, "<a id=\"sign-on\">Sign on</a>");

@@ -7,6 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
 import org.eclipse.jetty.http.HostPortHttpField;
@@ -87,6 +88,9 @@ final class BalancerProxy extends ProxyHandler {
 
     private final BalancerConfig config;
     private final Router router;
+    /** The router's member tests, made once: a request's session route is read with them. */
+    private final Predicate<String> liveMember;
+    private final Predicate<String> member;
     private final BalancerMetrics metrics;
     private final long maxBody;
     /** Seconds a client is asked to wait ({@code Retry-After}) when the queue for its member was full. */
@@ -102,6 +106,8 @@ final class BalancerProxy extends ProxyHandler {
         this.addresses = addresses;
         this.forwarded = forwarded;
         this.router = router;
+        this.liveMember = router::isLiveMember;
+        this.member = router::isMember;
         this.metrics = metrics;
         this.maxBody = config.maxRequestBody().bytes();
         setViaHost(config.name());
@@ -209,7 +215,7 @@ final class BalancerProxy extends ProxyHandler {
     }
 
     private void forward(Request request, String target, Response response, Callback callback) {
-        SessionRoute session = SessionRoute.of(request, config.sessionCookie(), router::isLiveMember, router::isMember);
+        SessionRoute session = SessionRoute.of(request, config.sessionCookie(), liveMember, member);
         Exchange exchange = new Exchange(session, target, isIdempotent(request.getMethod()),
                 ClientConnectionFactory.goneWatch(request));
         request.setAttribute(Exchange.ATTRIBUTE, exchange);

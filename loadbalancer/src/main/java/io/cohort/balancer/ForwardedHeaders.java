@@ -50,21 +50,15 @@ final class ForwardedHeaders {
 
     /** Removes the client's forwarding and proxy headers from {@code headers} (a copy of the client's). */
     static void removeUntrusted(HttpFields.Mutable headers) {
-        headers.remove(HttpHeader.X_FORWARDED_FOR);
-        headers.remove(HttpHeader.X_FORWARDED_PROTO);
-        headers.remove(HttpHeader.X_FORWARDED_HOST);
-        headers.remove(HttpHeader.X_FORWARDED_PORT);
-        headers.remove(HttpHeader.X_FORWARDED_SERVER);
-        headers.remove(HttpHeader.FORWARDED);
-        headers.remove(X_REAL_IP);
-        headers.remove(X_PROXIED_HTTPS);
-        headers.remove(FRONT_END_HTTPS);
-        // every other X-Forwarded-* (Prefix, Ssl, Scheme, Uri...), Proxy (the "httpoxy" header, which CGI-style code
-        // reads as HTTP_PROXY) and every Proxy-* header
+        // one pass: every X-Forwarded-* (For, Proto, Host, Port, Server, Prefix, Ssl...), Forwarded, X-Real-IP,
+        // X-Proxied-Https, Front-End-Https, Proxy (the "httpoxy" header, which CGI-style code reads as HTTP_PROXY) and
+        // every Proxy-* header
         for (Iterator<HttpField> fields = headers.iterator(); fields.hasNext(); ) {
             String name = fields.next().getName();
-            if (name.equalsIgnoreCase("Proxy") || name.regionMatches(true, 0, "Proxy-", 0, 6)
-                    || name.regionMatches(true, 0, X_FORWARDED_PREFIX, 0, X_FORWARDED_PREFIX.length())) {
+            if (name.regionMatches(true, 0, X_FORWARDED_PREFIX, 0, X_FORWARDED_PREFIX.length())
+                    || name.equalsIgnoreCase(HttpHeader.FORWARDED.asString()) || name.equalsIgnoreCase(X_REAL_IP)
+                    || name.equalsIgnoreCase(X_PROXIED_HTTPS) || name.equalsIgnoreCase(FRONT_END_HTTPS)
+                    || name.equalsIgnoreCase("Proxy") || name.regionMatches(true, 0, "Proxy-", 0, 6)) {
                 fields.remove();
             }
         }

@@ -116,6 +116,21 @@ public interface SessionStore {
     boolean exists(String id);
 
     /**
+     * Sessions no live member owns whose end this node answers for, that have expired beyond doubt at {@code now}
+     * ({@link StoredSession#expiredBeyondDoubtAt}): those of a crashed or departed owner whose users never came back.
+     * The node ends each as its owner would have: it {@link #load loads} it, and invalidates it if the loaded session
+     * has expired, so the application's session listeners hear of the end; then {@link #removed} follows as for any
+     * expiry. A store returns an id to one node only (the others leave the session to that node), and keeps dropping
+     * such copies on its own schedule where no node of the application answers for them.
+     *
+     * <p>Called on the node's session sweeper thread about once a minute per application: it must not wait on the
+     * network. The default, none, suits a store whose sessions can only expire at their owner.
+     */
+    default java.util.Set<String> expiredOrphans(java.time.Instant now) {
+        return java.util.Set.of();
+    }
+
+    /**
      * Routes of the members that hold a copy of this node's session, in the order a balancer should
      * try them when this node is gone. The node passes them to balancers in the {@code COHORT_BACKUP}
      * cookie. Empty when the store keeps no copies on other members. Called on request threads, not

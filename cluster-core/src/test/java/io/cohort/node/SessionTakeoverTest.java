@@ -454,7 +454,7 @@ class SessionTakeoverTest {
     }
 
     @Test
-    void copyThatExpiredBeforeTheTakeoverIsNotServedAndIsRemoved() throws Exception {
+    void copyThatExpiredBeforeTheTakeoverIsNotServedAndIsRemovedAndTheApplicationHearsOfItsEnd() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
         String id = sessionCookie.substring(0, sessionCookie.lastIndexOf('.'));
         // idle 40 minutes with a 30-minute timeout: the owner would have expired it long ago, even had it seen
@@ -467,6 +467,8 @@ class SessionTakeoverTest {
         assertThat(atN2.body()).doesNotContain("id=" + id).doesNotContain("cart=EST-1");
         assertThat(cookie(atN2, "JSESSIONID")).doesNotStartWith(id).endsWith(".n2");
         assertThat(stores.copies).as("the expired copy is removed from the store").doesNotContainKey("app/" + id);
+        assertThat(n2.get(n2.app("/app/session?ended")).body()).as("the session listeners at n2 heard of the end")
+                .isEqualTo(id + "{cart=EST-1}");
     }
 
     @Test

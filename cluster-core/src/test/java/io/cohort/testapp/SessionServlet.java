@@ -17,14 +17,19 @@ import java.util.TreeMap;
  * {@link HttpSession#getLastAccessedTime()} answers during this request), {@code ?append=name&value=v} adds v to
  * the list under that name in place (no {@code setAttribute} once the list exists), {@code ?afterCommit=name} sets
  * that attribute to {@code after-commit} once the answer has been committed; every answer lists the session's
- * attributes as {@code name=value} lines.
+ * attributes as {@code name=value} lines. {@code ?ended} (no session needed) lists the sessions this deployment heard
+ * the end of ({@link SessionEndRecorder}).
  */
 public class SessionServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        HttpSession session = request.getSession(true);
         response.setContentType("text/plain");
+        if (request.getParameter("ended") != null) {
+            response.getWriter().print(SessionEndRecorder.ended());
+            return;
+        }
+        HttpSession session = request.getSession(true);
         if (request.getParameter("invalidate") != null) {
             session.invalidate();
             response.getWriter().print("invalidated");

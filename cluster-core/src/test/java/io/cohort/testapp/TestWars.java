@@ -19,7 +19,8 @@ import java.util.zip.ZipOutputStream;
 public final class TestWars {
 
     private static final List<Class<?>> CLASSES = List.of(VersionServlet.class, SlowServlet.class, SessionServlet.class,
-            LoaderServlet.class, ClientServlet.class, CartItem.class, LifecycleRecorder.class, StartupFailureServlet.class, GatedStartListener.class);
+            LoaderServlet.class, ClientServlet.class, CartItem.class, LifecycleRecorder.class, StartupFailureServlet.class, GatedStartListener.class,
+            SessionEndRecorder.class);
 
     private TestWars() {
     }
@@ -94,6 +95,7 @@ public final class TestWars {
                 <web-app xmlns="https://jakarta.ee/xml/ns/jakartaee" version="6.0">
                   %s
                   <context-param><param-name>version</param-name><param-value>%s</param-value></context-param>
+                  <listener><listener-class>%s</listener-class></listener>
                   <servlet><servlet-name>version</servlet-name><servlet-class>%s</servlet-class></servlet>
                   <servlet-mapping><servlet-name>version</servlet-name><url-pattern>/version</url-pattern></servlet-mapping>
                   <servlet><servlet-name>slow</servlet-name><servlet-class>%s</servlet-class></servlet>
@@ -105,7 +107,8 @@ public final class TestWars {
                   <servlet><servlet-name>client</servlet-name><servlet-class>%s</servlet-class></servlet>
                   <servlet-mapping><servlet-name>client</servlet-name><url-pattern>/client</url-pattern></servlet-mapping>
                 %s</web-app>
-                """.formatted(distributable ? "<distributable/>" : "", version, VersionServlet.class.getName(),
+                """.formatted(distributable ? "<distributable/>" : "", version, SessionEndRecorder.class.getName(),
+                VersionServlet.class.getName(),
                 SlowServlet.class.getName(), SessionServlet.class.getName(), LoaderServlet.class.getName(),
                 ClientServlet.class.getName(), failure);
     }

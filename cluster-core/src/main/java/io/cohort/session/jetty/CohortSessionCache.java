@@ -32,6 +32,8 @@ public final class CohortSessionCache extends DefaultSessionCache {
     /** The lookups in progress, by session id: callers asking for the same id wait for the one that runs. */
     private final ConcurrentMap<String, CompletableFuture<ManagedSession>> lookups = new ConcurrentHashMap<>();
     private final Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
+    /** Orphans the sweep named expired ({@link #checkExpiration}) that {@link #delete} is to load and end. */
+    private final Set<String> orphansToEnd = ConcurrentHashMap.newKeySet();
     /** Hand-overs asked for while a request of this version still used the session: done when the last one ends. */
     private final ConcurrentMap<String, CompletableFuture<Void>> handOverOnRelease = new ConcurrentHashMap<>();
     /** Sessions handed over ahead of the stop whose store has not confirmed them yet. */
@@ -139,12 +141,23 @@ public final class CohortSessionCache extends DefaultSessionCache {
      * does so in every application of the node. By then the session may have been taken over by another node and back
      * (a new session object, in use again), or be held elsewhere only. Only a session this cache holds that has
      * expired by now is ended; the others are left to their owner, whose own timer decides.
+     *
+     * <p>The sweep also ends the sessions of owners that are gone which the store names this node to end
+     * ({@link SessionStoreAdapter#expiredOrphans}): {@link #delete} loads each and ends it through the application,
+     * as its owner would have.
      */
     @Override
     public Set<String> checkExpiration(Set<String> candidates) {
         Set<String> expired = new HashSet<>(super.checkExpiration(candidates));
         long now = System.currentTimeMillis();
         expired.removeIf(id -> !heldAndExpiredAt(id, now));
+        orphansToEnd.clear(); // the last sweep's, should one not have reached delete
+        for (String orphan : adapter.expiredOrphans(now)) {
+            if (doGet(orphan) == null) {
+                orphansToEnd.add(orphan);
+                expired.add(orphan);
+            }
+        }
         return expired;
     }
 
@@ -161,6 +174,12 @@ public final class CohortSessionCache extends DefaultSessionCache {
     @Override
     public ManagedSession delete(String id) throws Exception {
         ManagedSession session = doGet(id);
+        if (session == null && orphansToEnd.remove(id)) {
+            session = loadedIfStillExpired(id);
+            if (session == null) {
+                return null;
+            }
+        }
         RemovalCause cause = RemovalCause.INVALIDATED;
         if (session != null) {
             try (AutoLock ignored = session.lock()) {
@@ -181,6 +200,21 @@ public final class CohortSessionCache extends DefaultSessionCache {
             return null;
         }
         return super.delete(id);
+    }
+
+    /**
+     * An orphan the sweep is ending: loaded (a takeover), so the application's listeners hear of its end. Null when no
+     * copy was found, or when the loaded session has not expired after all (its user came back at another node just
+     * before, and the copy found is that node's newer one): it then stays here, in use again, and is not ended.
+     */
+    private ManagedSession loadedIfStillExpired(String id) throws Exception {
+        ManagedSession loaded = getAndEnter(id, false);
+        if (loaded == null) {
+            return null;
+        }
+        try (AutoLock ignored = loaded.lock()) {
+            return loaded.getSessionData().isExpiredAt(System.currentTimeMillis()) ? loaded : null;
+        }
     }
 
     /**

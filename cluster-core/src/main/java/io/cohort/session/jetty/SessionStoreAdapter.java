@@ -28,7 +28,10 @@ import org.slf4j.LoggerFactory;
  *       through the cache ({@link #requestEndedUnchanged});</li>
  *   <li>{@code load()} on a cache miss becomes {@link SessionStore#load}, with values deserialized
  *       through the application's filter (a rejected value is dropped, counted and logged; the rest
- *       of the session survives); a copy that has already expired is not loaded but removed;</li>
+ *       of the session survives); a copy that expired beyond doubt is loaded already expired, so Jetty ends it
+ *       through the application (its listeners hear of it) and the request gets a new session;</li>
+ *   <li>Jetty's sweep of expired sessions also ends the {@link SessionStore#expiredOrphans orphans} this node
+ *       answers for ({@link CohortSessionCache#checkExpiration});</li>
  *   <li>{@code delete()} becomes {@link SessionStore#removed}.</li>
  * </ul>
  * Attribute changes reach the store from {@link TrackedSessionData}, and id changes from
@@ -133,9 +136,10 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
      *
      * <p>A copy that had expired whatever its owner saw last ({@link StoredSession#expiredBeyondDoubtAt}:
      * its last access plus its maximum inactive interval, plus the quarter of it by which a copy's last
-     * access may lag the owner's, is past) is not returned: this node, its owner now, decides that the
-     * session expired, reports it to the store as {@link RemovalCause#EXPIRED} (every other copy goes)
-     * and answers {@code null}, so the request gets a new session. Backups never resurrect a session.
+     * access may lag the owner's, is past) is returned already expired: this node, its owner now, ends it as its
+     * first owner would have. Jetty invalidates a session it finds expired (on a request, the request gets a new
+     * session; on the sweep, {@link CohortSessionCache#delete}), its listeners hear of the end and the cache reports
+     * it to the store as {@link RemovalCause#EXPIRED} (every other copy goes). Backups never resurrect a session.
      *
      * <p>A live copy keeps its own access times: the returned data was last accessed at the copy's last
      * access and expires at that time plus the inactive interval (or, for a copy past its interval by
@@ -150,11 +154,10 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         }
         StoredSession copy = found.get();
         long now = System.currentTimeMillis();
-        if (copy.expiredBeyondDoubtAt(Instant.ofEpochMilli(now))) {
-            LOG.debug("Session {} of {}: the stored copy expired at {}; not loaded, removed", id,
+        boolean expired = copy.expiredBeyondDoubtAt(Instant.ofEpochMilli(now));
+        if (expired) {
+            LOG.debug("Session {} of {}: the stored copy expired at {}; loaded to be ended", id,
                     storeContext.application(), copy.lastAccessed().plusMillis(copy.maxInactiveMillis()));
-            store.removed(id, RemovalCause.EXPIRED);
-            return null;
         }
         long lastAccessed = copy.lastAccessed().toEpochMilli();
         TrackedSessionData data = new TrackedSessionData(this, storeContext.codec(), storeContext.distributable(),
@@ -165,8 +168,26 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         data.setLastSaved(now);
         // past its interval by less than the copy's possible lag: the owner may have seen a later access, so the
         // session is given the benefit of the doubt and its interval runs from now
-        data.calcAndSetExpiry(copy.isExpiredAt(Instant.ofEpochMilli(now)) ? now : lastAccessed);
+        data.calcAndSetExpiry(copy.isExpiredAt(Instant.ofEpochMilli(now)) && !expired ? now : lastAccessed);
         return data;
+    }
+
+    /**
+     * The sessions no live member owns that this node is to end ({@link SessionStore#expiredOrphans}); none while the
+     * store is not started. A store that fails is logged and named nothing: the sweep tries again next time.
+     */
+    Set<String> expiredOrphans(long now) {
+        SessionStore bound = store;
+        if (bound == null || shuttingDown) {
+            return Set.of();
+        }
+        try {
+            return bound.expiredOrphans(Instant.ofEpochMilli(now));
+        } catch (RuntimeException e) {
+            LOG.warn("{}: could not list the expired sessions of departed owners ({}); trying again at the next sweep",
+                    storeContext.application(), e.toString());
+            return Set.of();
+        }
     }
 
     private Map<String, Object> deserialize(StoredSession copy) {

@@ -8,10 +8,12 @@ import io.cohort.session.SessionStore;
 import io.cohort.session.SessionStoreContext;
 import io.cohort.session.StoredSession;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -262,6 +264,12 @@ public final class ReplicatingSessionStore implements SessionStore {
     public List<String> copyHolders(String id) {
         Running r = running;
         return r == null ? List.of() : r.transport().copyHolders(id);
+    }
+
+    @Override
+    public Set<String> expiredOrphans(Instant now) {
+        Running r = running;
+        return r == null ? Set.of() : r.transport().expiredOrphans(now);
     }
 
     /** Sends what the scope asks for; whether a change was produced. */

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The pluggable part of replication for one application: it carries the changes the
@@ -115,6 +116,16 @@ public interface SessionTransport {
 
     /** Whether this node holds a copy of the session (without asking anyone). */
     boolean holdsCopy(String sessionId);
+
+    /**
+     * The sessions no live member owns whose copy this node answers for and that expired beyond doubt at {@code now}
+     * ({@link io.cohort.session.SessionStore#expiredOrphans}); each id is named by one member only. Must not block on
+     * the network. The default, none, is for transports whose copies no node answers for (their expiry is swept
+     * where they are stored).
+     */
+    default Set<String> expiredOrphans(Instant now) {
+        return Set.of();
+    }
 
     /** Stops serving the application; bounded in time. Copies held for others stay with the node. */
     void close();

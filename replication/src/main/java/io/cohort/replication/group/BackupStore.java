@@ -21,8 +21,10 @@ import java.util.function.Predicate;
  * copy of the version just before it, and anything else is a gap the caller repairs with a full copy;
  * a removed session leaves a tombstone (for {@link #TOMBSTONE_LIFETIME} unless told otherwise) so a late change cannot
  * resurrect it. A removal that reached this node late ({@link #removeUnlessNewer}) tombstones only the versions up to
- * the removed one: a newer owner that went on with the session meanwhile can still place its copies. Copies never expire on the session's own schedule; {@link #sweep} drops those whose
- * owner has evidently not touched them for {@link #ORPHAN_GRACE_FACTOR} times their inactive interval.
+ * the removed one: a newer owner that went on with the session meanwhile can still place its copies. Copies never
+ * expire on the session's own schedule (an orphan's custodian ends it through the application once it has expired,
+ * see {@link OrphanedCopies}); {@link #sweep} drops those whose owner has evidently not touched them for
+ * {@link #ORPHAN_GRACE_FACTOR} times their inactive interval, the copies of sessions no node ended.
  * All operations on one session are atomic; thread-safe.
  */
 final class BackupStore {

@@ -398,6 +398,23 @@ final class GroupSessionTransport implements SessionTransport {
         return owned.owns(sessionId) || group.backups().contains(application, sessionId);
     }
 
+    /**
+     * The copies this node is the custodian of ({@link OrphanedCopies}: their owner left, and this node answers for
+     * them as the owner would) that expired beyond doubt; the other holders of such a copy name this node as its
+     * owner, so each id is named here only.
+     */
+    @Override
+    public Set<String> expiredOrphans(Instant now) {
+        String self = group.selfName();
+        Set<String> expired = new HashSet<>();
+        group.backups().copiesOf(application).forEach((id, copy) -> {
+            if (copy.owner().equals(self) && copy.session().expiredBeyondDoubtAt(now) && !owned.owns(id)) {
+                expired.add(id);
+            }
+        });
+        return expired;
+    }
+
     @Override
     public void close() {
         onClose.run();

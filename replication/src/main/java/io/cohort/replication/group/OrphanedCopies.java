@@ -36,7 +36,10 @@ import java.util.stream.Collectors;
  *       live copy, so the session again survives {@code write-quota} more failures. It is exactly what
  *       a takeover by {@code C} would place, so a takeover afterwards moves at most one copy.</li>
  *   <li>A copy this node answers for as custodian is kept in place like an owned session on every
- *       later change: new placed members get a full copy, members that dropped out a release.</li>
+ *       later change: new placed members get a full copy, members that dropped out a release. Once it
+ *       has expired beyond doubt, the custodian ends it through the application if it is deployed here
+ *       ({@link GroupSessionTransport#expiredOrphans}); the holders' {@link BackupStore#sweep} drops the
+ *       copies of the others later.</li>
  *   <li>If {@code P} cannot be computed ({@code O} was not in {@code previous}) or this node is not in
  *       it (the placement was not exact), this node acts as custodian itself: at worst a session gets
  *       a redundant copy, never none.</li>

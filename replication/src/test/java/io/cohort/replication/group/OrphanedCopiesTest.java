@@ -111,6 +111,31 @@ class OrphanedCopiesTest {
         }
     }
 
+    @Test
+    void onlyTheCustodianNamesAnOrphanToEndAndOnlyOnceItHasExpiredBeyondDoubt() throws Exception {
+        try (TestGroup group = TestGroup.of(TestGroup.Transport.PEER,
+                TestGroup.settings(2, Trigger.ON_REQUEST_END, Scope.MODIFIED_ATTRIBUTES, SYNC))) {
+            List<TestMember> members = new ArrayList<>(group.startMembers(4));
+            TestMember owner = members.remove(0);
+            List<ShopVisit> visits = visits(owner, 10);
+
+            owner.crash();
+            TestGroup.awaitMembers(members);
+            Await.until("every orphaned session has 3 copies",
+                    () -> visits.stream().allMatch(v -> holders(members, v).size() == 3));
+
+            // 30-minute sessions: expired beyond doubt after 37.5 minutes without an access
+            java.time.Instant muchLater = java.time.Instant.now().plus(Duration.ofMinutes(38));
+            for (ShopVisit visit : visits) {
+                List<String> naming = members.stream()
+                        .filter(m -> m.store().expiredOrphans(muchLater).contains(visit.id())).map(TestMember::name).toList();
+                assertThat(naming).as("members naming %s", visit.id()).containsExactly(best(members, visit).name());
+            }
+            java.time.Instant stillInTime = java.time.Instant.now().plus(Duration.ofMinutes(37));
+            assertThat(members).allSatisfy(m -> assertThat(m.store().expiredOrphans(stillInTime)).isEmpty());
+        }
+    }
+
     private static List<ShopVisit> visits(TestMember owner, int count) {
         List<ShopVisit> visits = new ArrayList<>();
         for (int i = 0; i < count; i++) {

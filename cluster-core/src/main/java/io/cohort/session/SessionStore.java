@@ -118,16 +118,30 @@ public interface SessionStore {
     /**
      * Sessions no live member owns whose end this node answers for, that have expired beyond doubt at {@code now}
      * ({@link StoredSession#expiredBeyondDoubtAt}): those of a crashed or departed owner whose users never came back.
-     * The node ends each as its owner would have: it {@link #load loads} it, and invalidates it if the loaded session
-     * has expired, so the application's session listeners hear of the end; then {@link #removed} follows as for any
-     * expiry. A store returns an id to one node only (the others leave the session to that node), and keeps dropping
-     * such copies on its own schedule where no node of the application answers for them.
+     * The node ends each as its owner would have: it loads it with {@link #loadToEnd} and invalidates it, so the
+     * application's session listeners hear of the end; then {@link #removed} follows as for any expiry. The
+     * application should hear of each end once: a store names an id to one node only, or, if it names it to several,
+     * its {@link #loadToEnd} gives the session to one of them only (to the others it answers empty); a store states
+     * where it cannot. Where no node of the application answers for such sessions, the store drops them on its own
+     * schedule.
      *
-     * <p>Called on the node's session sweeper thread about once a minute per application: it must not wait on the
-     * network. The default, none, suits a store whose sessions can only expire at their owner.
+     * <p>Called on the node's session sweeper thread about once a minute per application, never on a request thread;
+     * bounded in time (a store may query its database), and a store that cannot answer names none. The default, none,
+     * suits a store whose sessions can only expire at their owner.
      */
     default java.util.Set<String> expiredOrphans(java.time.Instant now) {
         return java.util.Set.of();
+    }
+
+    /**
+     * {@link #load}, for a session {@link #expiredOrphans} named, to end it: hands the session to this node only if
+     * the newest copy found expired beyond doubt ({@link StoredSession#expiredBeyondDoubtAt}); otherwise answers empty
+     * and takes nothing over (its user came back at another node meanwhile, or another node ended it first), so a
+     * live session does not move for a sweep. Same bounds as {@link #load}. The default, empty, goes with the default
+     * {@link #expiredOrphans}.
+     */
+    default Optional<StoredSession> loadToEnd(String id) {
+        return Optional.empty();
     }
 
     /**

@@ -1,7 +1,8 @@
 package io.cohort.session.jetty;
 
 import io.cohort.session.RemovalCause;
-import java.util.HashSet;
+import java.time.Duration;
+import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,13 @@ public final class CohortSessionCache extends DefaultSessionCache {
 
     /** How often a request looks its session up again when it was evicted under the request (a bound, not a retry policy). */
     private static final int MAX_LOOKUPS_AFTER_EVICTION = 3;
+    /**
+     * The most orphans one sweep ends ({@link #checkExpiration}): each is a takeover, on the node's one sweeper thread,
+     * which also ends every application's own expired sessions.
+     */
+    static final int MAX_ORPHANS_PER_SWEEP = 200;
+    /** How long one sweep may spend ending orphans; those it did not reach are named again by the next sweep. */
+    static final Duration ORPHAN_SWEEP_BUDGET = Duration.ofSeconds(10);
 
     private final ConcurrentMap<String, ManagedSession> sessions;
     private final SessionStoreAdapter adapter;
@@ -34,6 +42,8 @@ public final class CohortSessionCache extends DefaultSessionCache {
     private final Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
     /** Orphans the sweep named expired ({@link #checkExpiration}) that {@link #delete} is to load and end. */
     private final Set<String> orphansToEnd = ConcurrentHashMap.newKeySet();
+    /** When the current sweep's time for ending orphans is up (epoch millis). */
+    private volatile long orphansEndedUntil;
     /** Hand-overs asked for while a request of this version still used the session: done when the last one ends. */
     private final ConcurrentMap<String, CompletableFuture<Void>> handOverOnRelease = new ConcurrentHashMap<>();
     /** Sessions handed over ahead of the stop whose store has not confirmed them yet. */
@@ -143,19 +153,26 @@ public final class CohortSessionCache extends DefaultSessionCache {
      * expired by now is ended; the others are left to their owner, whose own timer decides.
      *
      * <p>The sweep also ends the sessions of owners that are gone which the store names this node to end
-     * ({@link SessionStoreAdapter#expiredOrphans}): {@link #delete} loads each and ends it through the application,
-     * as its owner would have.
+     * ({@link SessionStoreAdapter#expiredOrphans}), at most {@link #MAX_ORPHANS_PER_SWEEP} and for at most
+     * {@link #ORPHAN_SWEEP_BUDGET}: {@link #delete} loads each and ends it through the application, as its owner would
+     * have.
      */
     @Override
     public Set<String> checkExpiration(Set<String> candidates) {
-        Set<String> expired = new HashSet<>(super.checkExpiration(candidates));
+        // this node's own sessions first: Jetty ends them in this order, and orphans take longer (a takeover each)
+        Set<String> expired = new LinkedHashSet<>(super.checkExpiration(candidates));
         long now = System.currentTimeMillis();
         expired.removeIf(id -> !heldAndExpiredAt(id, now));
-        orphansToEnd.clear(); // the last sweep's, should one not have reached delete
+        orphansEndedUntil = now + ORPHAN_SWEEP_BUDGET.toMillis();
+        int named = 0;
         for (String orphan : adapter.expiredOrphans(now)) {
+            if (named == MAX_ORPHANS_PER_SWEEP) {
+                break; // the next sweep names the rest
+            }
             if (doGet(orphan) == null) {
                 orphansToEnd.add(orphan);
                 expired.add(orphan);
+                named++;
             }
         }
         return expired;
@@ -175,7 +192,10 @@ public final class CohortSessionCache extends DefaultSessionCache {
     public ManagedSession delete(String id) throws Exception {
         ManagedSession session = doGet(id);
         if (session == null && orphansToEnd.remove(id)) {
-            session = loadedIfStillExpired(id);
+            if (System.currentTimeMillis() > orphansEndedUntil) {
+                return null; // the sweep's time for orphans is up: the next one names it again
+            }
+            session = loadedToEnd(id);
             if (session == null) {
                 return null;
             }
@@ -203,18 +223,27 @@ public final class CohortSessionCache extends DefaultSessionCache {
     }
 
     /**
-     * An orphan the sweep is ending: loaded (a takeover), so the application's listeners hear of its end. Null when no
-     * copy was found, or when the loaded session has not expired after all (its user came back at another node just
-     * before, and the copy found is that node's newer one): it then stays here, in use again, and is not ended.
+     * An orphan the sweep is ending, loaded ({@link SessionStoreAdapter#loadingToEnd}: only if it expired beyond
+     * doubt, a takeover), so the application's listeners hear of its end. Null when the store gave nothing (its user
+     * came back at another node, or another node ended it). A session that turns out live after all (a newer copy
+     * arrived during the takeover) stays here as if a request had used it: its inactivity timer runs, so it ends when
+     * it expires.
      */
-    private ManagedSession loadedIfStillExpired(String id) throws Exception {
-        ManagedSession loaded = getAndEnter(id, false);
+    private ManagedSession loadedToEnd(String id) throws Exception {
+        ManagedSession loaded = adapter.loadingToEnd(id, () -> getAndEnter(id, false));
         if (loaded == null) {
             return null;
         }
         try (AutoLock ignored = loaded.lock()) {
-            return loaded.getSessionData().isExpiredAt(System.currentTimeMillis()) ? loaded : null;
+            if (loaded.getSessionData().isExpiredAt(System.currentTimeMillis())) {
+                return loaded;
+            }
         }
+        ManagedSession entered = getAndEnter(id, true);
+        if (entered != null) {
+            entered.release(); // no request: the release only starts its inactivity timer
+        }
+        return null;
     }
 
     /**

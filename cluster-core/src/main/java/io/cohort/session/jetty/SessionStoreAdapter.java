@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.jetty.session.AbstractSessionDataStore;
 import org.eclipse.jetty.session.SessionData;
@@ -43,6 +44,8 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
 
     private final StoreBinding.Binder binder;
     private final Map<String, RemovalCause> pendingRemovals = new ConcurrentHashMap<>();
+    /** The orphans the cache is loading to end ({@link #loadingToEnd}): loaded with {@link SessionStore#loadToEnd}. */
+    private final Set<String> endingOrphans = ConcurrentHashMap.newKeySet();
     /** Attribute names come from whoever wrote the copy: at most this many are logged, the rest only counted. */
     private final OncePerKind loggedRejections = new OncePerKind(100);
     private volatile SessionStore store;
@@ -148,7 +151,7 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
      */
     @Override
     public SessionData doLoad(String id) {
-        Optional<StoredSession> found = store.load(id);
+        Optional<StoredSession> found = endingOrphans.contains(id) ? store.loadToEnd(id) : store.load(id);
         if (found.isEmpty()) {
             return null;
         }
@@ -170,6 +173,19 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
         // session is given the benefit of the doubt and its interval runs from now
         data.calcAndSetExpiry(copy.isExpiredAt(Instant.ofEpochMilli(now)) && !expired ? now : lastAccessed);
         return data;
+    }
+
+    /**
+     * Runs {@code load} (the cache's lookup of an orphan it is ending) with the store's {@link SessionStore#loadToEnd}
+     * in place of {@link SessionStore#load} for that id.
+     */
+    <T> T loadingToEnd(String id, Callable<T> load) throws Exception {
+        endingOrphans.add(id);
+        try {
+            return load.call();
+        } finally {
+            endingOrphans.remove(id);
+        }
     }
 
     /**

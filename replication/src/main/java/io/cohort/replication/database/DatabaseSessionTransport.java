@@ -25,9 +25,11 @@ import java.sql.SQLTransientConnectionException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +80,9 @@ final class DatabaseSessionTransport implements SessionTransport {
      * that uses it has it checked ({@link #copyStale}).
      */
     static final Duration OWNERSHIP_CHECK_AFTER = Duration.ofSeconds(1);
+
+    /** The most sessions of owners that died one sweep of the node ends (a load, one transaction, each). */
+    static final int ORPHANS_PER_SWEEP = 200;
 
     /** The least a load of a session may take, whatever the cache-miss delay. */
     static final Duration SHORTEST_LOAD = Duration.ofSeconds(1);
@@ -221,20 +226,49 @@ final class DatabaseSessionTransport implements SessionTransport {
                 metrics.lookedUp(LookupOutcome.NOT_FOUND);
                 return Optional.empty();
             }
-            StoredSession session = loaded.get().session();
-            tracked.adopt(sessionId, session.lastAccessed().toEpochMilli(), session.maxInactiveMillis());
             metrics.lookedUp(LookupOutcome.FOUND_REMOTE);
-            if (!loaded.get().previousOwner().equals(writerNode())) {
-                metrics.tookOver();
-            }
-            metrics.receivedBytes(loaded.get().estimatedBytes());
-            metrics.sentBytes(DatabaseWrite.ROW_BYTES); // the claim
-            return Optional.of(session);
+            return Optional.of(adopted(sessionId, loaded.get()));
         } catch (SQLException e) {
             failed("loading session " + sessionId, e);
             metrics.lookedUp(LookupOutcome.NOT_FOUND);
             return Optional.empty();
         }
+    }
+
+    /**
+     * A session this node's sweep ends ({@link #expiredOrphans}): only if its rows are still there to be ended, and no
+     * lookup is counted (the sweeps of every node of the application try, and one gets it).
+     */
+    @Override
+    public Optional<StoredSession> takeOverToEnd(String sessionId, Duration wait) {
+        if (tracked.tombstoned(sessionId)) {
+            return Optional.empty();
+        }
+        try {
+            return loader.loadToEnd(sessionId, Instant.now(), TransactionDeadline.after(loadBudget(wait)))
+                    .map(loaded -> adopted(sessionId, loaded));
+        } catch (SQLException e) {
+            failed("loading session " + sessionId + " to end it", e);
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * This node owns the session it loaded, or ends it: a session claimed to be ended has no rows left, so it is not
+     * tracked (its removal then writes nothing) and does not count as taken over.
+     */
+    private StoredSession adopted(String sessionId, SessionLoader.Loaded loaded) {
+        StoredSession session = loaded.session();
+        metrics.receivedBytes(loaded.estimatedBytes());
+        metrics.sentBytes(DatabaseWrite.ROW_BYTES); // the claim, or the deletion
+        if (loaded.ended()) {
+            return session;
+        }
+        tracked.adopt(sessionId, session.lastAccessed().toEpochMilli(), session.maxInactiveMillis());
+        if (!loaded.previousOwner().equals(writerNode())) {
+            metrics.tookOver();
+        }
+        return session;
     }
 
     /**
@@ -276,6 +310,25 @@ final class DatabaseSessionTransport implements SessionTransport {
     @Override
     public List<String> copyHolders(String sessionId) {
         return List.of();
+    }
+
+    /**
+     * Sessions of owners that died ({@link SessionLoader#endable}), at most {@link #ORPHANS_PER_SWEEP}; every node of
+     * the application names them, and the deletion at {@link #takeOverToEnd} lets one end each. Not those this node
+     * holds. A database that fails or does not answer within {@link #BACKGROUND_TIMEOUT}
+     * names none (logged once): the next sweep tries again.
+     */
+    @Override
+    public Set<String> expiredOrphans(Instant now) {
+        try {
+            Set<String> expired = new HashSet<>(
+                    loader.endable(now, ORPHANS_PER_SWEEP, TransactionDeadline.after(BACKGROUND_TIMEOUT)));
+            expired.removeIf(id -> tracked.get(id) != null);
+            return expired;
+        } catch (SQLException e) {
+            failed("looking for expired sessions of departed owners", e);
+            return Set.of();
+        }
     }
 
     @Override

@@ -14,7 +14,10 @@ import javax.sql.DataSource;
  * Deletes sessions of every application whose owner stopped touching them long ago: rows whose
  * expiry passed by their inactive interval once more ({@code last_accessed + 2 × max_inactive}), so
  * a live session (its owner refreshes the row at least every tenth of the interval) is never swept.
- * Owners normally delete what they expire; this catches sessions whose owner died. Any node may
+ * Owners normally delete what they expire, and the sessions of an owner that died are ended through the application
+ * by a node that serves it, once they are {@link SessionLoader#endable}; so a row is swept only once it has been
+ * endable for {@link #ENDABLE_FOR} too (the nodes' sweeps run once a minute). This catches the rest: those of
+ * applications no node serves any more, and those a node failed to end. Any node may
  * sweep at any time: each deletion re-checks the condition, so sweeping twice is harmless. One run
  * deletes at most {@code limit} sessions, in one transaction, which must end within the run's budget
  * ({@link TransactionDeadline}): a row locked by a transaction that does not end (PostgreSQL waits for a lock for
@@ -22,6 +25,9 @@ import javax.sql.DataSource;
  * the removals they retry, for good.
  */
 final class ExpiredSessionSweeper {
+
+    /** How long a row stays after it became {@link SessionLoader#endable}, for a node to end it through the application. */
+    static final Duration ENDABLE_FOR = Duration.ofMinutes(2);
 
     private final BoundedConnections connections;
     private final SessionTables tables;
@@ -33,6 +39,14 @@ final class ExpiredSessionSweeper {
         this.tables = tables;
         this.limit = limit;
         this.budget = budget;
+    }
+
+    /**
+     * The time before which a row's expiry, plus a tenth of its interval, must lie for it to have been
+     * {@link SessionLoader#endable} for {@link #ENDABLE_FOR} at {@code now}.
+     */
+    private static long endableBy(long now) {
+        return now - SessionLoader.OWNER_ENDS_WITHIN.plus(ENDABLE_FOR).toMillis();
     }
 
     /** Deletes what is due at {@code now}; how many sessions were deleted. */
@@ -67,6 +81,7 @@ final class ExpiredSessionSweeper {
             select.setMaxRows(limit);
             select.setLong(1, now);
             select.setLong(2, now);
+            select.setLong(3, endableBy(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     keys.add(new String[] {rows.getString(1), rows.getString(2)});
@@ -83,6 +98,7 @@ final class ExpiredSessionSweeper {
             session.setString(1, app);
             session.setString(2, id);
             session.setLong(3, now);
+            session.setLong(4, endableBy(now));
             if (session.executeUpdate() == 0) {
                 return false; // touched or removed meanwhile
             }

@@ -5,8 +5,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -16,19 +19,34 @@ import javax.sql.DataSource;
  * ({@code owner_node} = this node, version unchanged) is conditional on the version that was read,
  * so a change the old owner commits between the reads is noticed and the read repeated; after the
  * claim, the old owner's next write matches no row and it learns it lost the session.
+ *
+ * <p>A session that expired beyond doubt ({@link StoredSession#expiredBeyondDoubtAt}) is still its owner's to end
+ * until {@link #endable}: a load refuses it meanwhile. After that its owner evidently died (or cannot reach the
+ * database), and a load, or {@link #loadToEnd}, claims it by deleting its rows at the version that was read, while they
+ * are still endable (a touch meanwhile keeps them): of several nodes that load it at once (a request at one, the
+ * sweep of {@link #endable(Instant, int, TransactionDeadline)} at others) exactly one gets it, and ends it through the
+ * application, so its listeners hear of the end once.
  */
 final class SessionLoader {
 
     /** How often a load is repeated when the session keeps changing under it. */
     private static final int ATTEMPTS = 3;
+    /**
+     * How long after its row's expiry, and the tenth of its interval by which the row's last access may lag the
+     * owner's, a live owner has surely ended a session itself: its sweep (once a minute) ends the sessions whose
+     * inactivity timer went off, and this leaves room for a last long request, a slow sweep, and clocks up to a minute
+     * apart.
+     */
+    static final Duration OWNER_ENDS_WITHIN = Duration.ofMinutes(3);
 
     /**
      * A session found and claimed.
      *
      * @param session       its state
      * @param previousOwner the node that owned it before (this node's name if it already did)
+     * @param ended         whether it was claimed to be ended: its rows are deleted ({@link #endable})
      */
-    record Loaded(StoredSession session, String previousOwner) {
+    record Loaded(StoredSession session, String previousOwner, boolean ended) {
 
         /** What reading it took from the database, estimated as {@link DatabaseWrite} estimates writes. */
         long estimatedBytes() {
@@ -55,10 +73,31 @@ final class SessionLoader {
     }
 
     /**
-     * The session, claimed for this node; empty when there is none, it expired beyond doubt
-     * ({@link StoredSession#expiredBeyondDoubtAt}), or it kept changing.
+     * Whether another node may end the session at {@code now}: expired beyond doubt, and its owner, were it alive, would
+     * have ended it {@link #OWNER_ENDS_WITHIN} ago.
+     */
+    static boolean endable(StoredSession session, Instant now) {
+        return session.expiredBeyondDoubtAt(now)
+                && session.isExpiredAt(now.minus(OWNER_ENDS_WITHIN).minusMillis(session.maxInactiveMillis() / 10));
+    }
+
+    /**
+     * The session, claimed for this node; empty when there is none, or it kept changing. A session that expired
+     * beyond doubt ({@link StoredSession#expiredBeyondDoubtAt}) is refused until it is {@link #endable}, then returned,
+     * for this node to end, only if this node's deletion of its rows took them (another node's load may have taken
+     * them first).
      */
     Optional<Loaded> load(String id, Instant now, TransactionDeadline deadline) throws SQLException {
+        return load(id, now, deadline, false);
+    }
+
+    /** {@link #load}, but only a session that is {@link #endable}: nothing else is claimed. */
+    Optional<Loaded> loadToEnd(String id, Instant now, TransactionDeadline deadline) throws SQLException {
+        return load(id, now, deadline, true);
+    }
+
+    private Optional<Loaded> load(String id, Instant now, TransactionDeadline deadline, boolean onlyToEnd)
+            throws SQLException {
         try (Connection connection = connections.acquire(deadline)) {
             connection.setAutoCommit(false);
             try {
@@ -66,13 +105,15 @@ final class SessionLoader {
                     Optional<Loaded> read = read(connection, id, deadline);
                     // the row's last access lags the owner's by up to a tenth of the interval (touches): expired
                     // only beyond that doubt; the node taking it over decides the rest
-                    if (read.isEmpty() || read.get().session().expiredBeyondDoubtAt(now)) {
+                    StoredSession session = read.map(Loaded::session).orElse(null);
+                    boolean toEnd = session != null && endable(session, now);
+                    if (session == null || (session.expiredBeyondDoubtAt(now) || onlyToEnd) && !toEnd) {
                         connection.commit();
-                        return Optional.empty();
+                        return Optional.empty(); // none, or still its owner's to end (or, to end, not expired)
                     }
-                    if (claim(connection, read.get().session(), deadline)) {
+                    if (toEnd ? deleteToEnd(connection, session, now, deadline) : claim(connection, session, deadline)) {
                         connection.commit();
-                        return read;
+                        return Optional.of(new Loaded(session, read.get().previousOwner(), toEnd));
                     }
                     connection.rollback();
                 }
@@ -147,7 +188,58 @@ final class SessionLoader {
                 }
             }
         }
-        return Optional.of(new Loaded(new StoredSession(id, version, created, lastAccessed, maxInactive, attributes), owner));
+        return Optional.of(new Loaded(new StoredSession(id, version, created, lastAccessed, maxInactive, attributes), owner,
+                false));
+    }
+
+    /**
+     * Up to {@code limit} ids of this application's sessions that are {@link #endable} at {@code now}: those of owners
+     * that died, in practice (a live owner ends its sessions when they expire, and deletes their rows).
+     */
+    List<String> endable(Instant now, int limit, TransactionDeadline deadline) throws SQLException {
+        List<String> ids = new ArrayList<>();
+        try (Connection connection = connections.acquire(deadline);
+             PreparedStatement select = connection.prepareStatement(tables.selectEndable())) {
+            select.setQueryTimeout(deadline.querySeconds());
+            select.setMaxRows(limit);
+            select.setString(1, application);
+            long ownerEndedBy = now.minus(OWNER_ENDS_WITHIN).toEpochMilli();
+            select.setLong(2, ownerEndedBy);
+            select.setLong(3, now.toEpochMilli());
+            select.setLong(4, ownerEndedBy);
+            try (ResultSet rows = select.executeQuery()) {
+                while (rows.next()) {
+                    ids.add(rows.getString(1));
+                }
+            }
+        }
+        return ids;
+    }
+
+    /**
+     * Deletes the session's rows if they are still at the version read and still {@link #endable} (a touch, which
+     * keeps the version, may have refreshed them meanwhile); whether this node took them.
+     */
+    private boolean deleteToEnd(Connection connection, StoredSession session, Instant now, TransactionDeadline deadline)
+            throws SQLException {
+        try (PreparedStatement delete = connection.prepareStatement(tables.deleteEndable())) {
+            delete.setQueryTimeout(deadline.querySeconds());
+            delete.setString(1, application);
+            delete.setString(2, session.id());
+            delete.setLong(3, session.version());
+            delete.setLong(4, now.toEpochMilli());
+            delete.setLong(5, now.minus(OWNER_ENDS_WITHIN).toEpochMilli());
+            if (delete.executeUpdate() != 1) {
+                return false;
+            }
+        }
+        try (PreparedStatement attributes = connection.prepareStatement(tables.deleteAttributes())) {
+            attributes.setQueryTimeout(deadline.querySeconds());
+            attributes.setString(1, application);
+            attributes.setString(2, session.id());
+            attributes.executeUpdate();
+        }
+        return true;
     }
 
     private boolean claim(Connection connection, StoredSession session, TransactionDeadline deadline) throws SQLException {

@@ -208,6 +208,27 @@ record SessionTables(String prefix, String binaryType) {
         return "UPDATE " + sessions() + " SET owner_node = ?, host = ? WHERE app = ? AND id = ? AND version = ?";
     }
 
+    /**
+     * Ends a session another node may end ({@code SessionLoader.endable}), at the version that was read: the one node
+     * whose deletion takes the row ends it through the application. The row must still be endable: expired beyond
+     * doubt at now, and by a tenth of its interval more before a given time (parameters: app, id, version, now, that
+     * time).
+     */
+    String deleteEndable() {
+        return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND version = ?"
+                + " AND expiry + max_inactive_ms / 4 < ? AND expiry + max_inactive_ms / 10 < ?";
+    }
+
+    /**
+     * An application's sessions another node may end: expired before a given time (the index's condition), expired
+     * beyond doubt at now, and by a tenth of their interval more before that time (parameters: app, that time, now,
+     * that time).
+     */
+    String selectEndable() {
+        return "SELECT id FROM " + sessions() + " WHERE app = ? AND expiry < ? AND expiry + max_inactive_ms / 4 < ?"
+                + " AND expiry + max_inactive_ms / 10 < ?";
+    }
+
     /** Removal by the owner only: a stale node's expiry must not delete the new owner's session. */
     String deleteOwnedSession() {
         return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND owner_node = ?";
@@ -228,13 +249,19 @@ record SessionTables(String prefix, String binaryType) {
         return "UPDATE " + attributes() + " SET id = ? WHERE app = ? AND id = ?";
     }
 
-    /** Expired candidates: past expiry by at least their inactive interval again. */
+    /**
+     * Expired candidates: past expiry by at least their inactive interval again, and by a tenth of it more before a
+     * given time (parameters: now, now, that time).
+     */
     String selectSweepable() {
-        return "SELECT app, id FROM " + sessions() + " WHERE expiry < ? AND expiry + max_inactive_ms < ?";
+        return "SELECT app, id FROM " + sessions() + " WHERE expiry < ? AND expiry + max_inactive_ms < ?"
+                + " AND expiry + max_inactive_ms / 10 < ?";
     }
 
+    /** Parameters: app, id, now, the time of {@link #selectSweepable}. */
     String deleteSweepable() {
-        return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND expiry + max_inactive_ms < ?";
+        return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND expiry + max_inactive_ms < ?"
+                + " AND expiry + max_inactive_ms / 10 < ?";
     }
 
     // --- attribute rows ---

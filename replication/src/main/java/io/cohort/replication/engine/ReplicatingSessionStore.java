@@ -267,6 +267,20 @@ public final class ReplicatingSessionStore implements SessionStore {
     }
 
     @Override
+    public Optional<StoredSession> loadToEnd(String id) {
+        Running r = running;
+        if (r == null) {
+            return Optional.empty();
+        }
+        try {
+            return r.transport().takeOverToEnd(id, r.settings().cacheMissDelay());
+        } catch (RuntimeException e) {
+            failure(r, id, e);
+            return Optional.empty();
+        }
+    }
+
+    @Override
     public Set<String> expiredOrphans(Instant now) {
         Running r = running;
         return r == null ? Set.of() : r.transport().expiredOrphans(now);

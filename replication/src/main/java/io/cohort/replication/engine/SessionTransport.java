@@ -99,6 +99,15 @@ public interface SessionTransport {
     Optional<StoredSession> takeOver(String sessionId, Duration wait);
 
     /**
+     * {@link #takeOver}, for a session {@link #expiredOrphans} named, to end it: only a session whose newest copy
+     * found within {@code wait} expired beyond doubt; otherwise empty, and nothing is taken over (its user came back
+     * meanwhile, or another node ended it first). The default, empty, goes with the default {@link #expiredOrphans}.
+     */
+    default Optional<StoredSession> takeOverToEnd(String sessionId, Duration wait) {
+        return Optional.empty();
+    }
+
+    /**
      * Routes of the members holding copies of a session this node owns, best first; empty when
      * unknown. Called on request threads without the session's lock: cheap, never blocking.
      */
@@ -118,10 +127,10 @@ public interface SessionTransport {
     boolean holdsCopy(String sessionId);
 
     /**
-     * The sessions no live member owns whose copy this node answers for and that expired beyond doubt at {@code now}
-     * ({@link io.cohort.session.SessionStore#expiredOrphans}); each id is named by one member only. Must not block on
-     * the network. The default, none, is for transports whose copies no node answers for (their expiry is swept
-     * where they are stored).
+     * The sessions no live member owns whose end this node answers for, expired beyond doubt at {@code now}
+     * ({@link io.cohort.session.SessionStore#expiredOrphans}, whose contract applies: each end once, bounded in time).
+     * The default, none, is for transports whose copies no node answers for (their expiry is swept where they are
+     * stored).
      */
     default Set<String> expiredOrphans(Instant now) {
         return Set.of();

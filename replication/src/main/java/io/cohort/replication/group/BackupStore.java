@@ -129,6 +129,20 @@ final class BackupStore {
         return Optional.ofNullable(copies(application).get(id)).map(Copy::session);
     }
 
+    /** The copy with the name of the member it answers to, without taking it out. */
+    Optional<Copy> copy(String application, String id) {
+        ConcurrentMap<String, Copy> app = copies.get(application);
+        return app == null ? Optional.empty() : Optional.ofNullable(app.get(id));
+    }
+
+    /** Calls {@code action} for every copy of the application held now (a live view: no snapshot is taken). */
+    void forEachCopy(String application, java.util.function.BiConsumer<String, Copy> action) {
+        ConcurrentMap<String, Copy> app = copies.get(application);
+        if (app != null) {
+            app.forEach(action);
+        }
+    }
+
     boolean contains(String application, String id) {
         return copies(application).containsKey(id);
     }

@@ -384,6 +384,11 @@ final class GroupSessionTransport implements SessionTransport {
         return mine.isPresent() ? mine : takeovers.takeOver(sessionId, wait);
     }
 
+    @Override
+    public Optional<StoredSession> takeOverToEnd(String sessionId, Duration wait) {
+        return owned.owns(sessionId) ? Optional.empty() : takeovers.takeOverToEnd(sessionId, wait);
+    }
+
     /**
      * The routes of the session's placement in the current view, best first: where its copies are
      * (or, before its first replication or under onShutdown, where they will go).
@@ -400,14 +405,15 @@ final class GroupSessionTransport implements SessionTransport {
 
     /**
      * The copies this node is the custodian of ({@link OrphanedCopies}: their owner left, and this node answers for
-     * them as the owner would) that expired beyond doubt; the other holders of such a copy name this node as its
-     * owner, so each id is named here only.
+     * them as the owner would) that expired beyond doubt. The other holders of such a copy name this node as its owner,
+     * so an id is normally named here only (several holders act as custodian where the placement was not exact; the
+     * first to end the session takes it over, and the others' copies go).
      */
     @Override
     public Set<String> expiredOrphans(Instant now) {
         String self = group.selfName();
         Set<String> expired = new HashSet<>();
-        group.backups().copiesOf(application).forEach((id, copy) -> {
+        group.backups().forEachCopy(application, (id, copy) -> {
             if (copy.owner().equals(self) && copy.session().expiredBeyondDoubtAt(now) && !owned.owns(id)) {
                 expired.add(id);
             }

@@ -9,6 +9,7 @@ import io.cohort.replication.wire.ReplicationMessage.SessionUpdate;
 import io.cohort.replication.wire.ReplicationMessage.TakenOver;
 import io.cohort.session.StoredSession;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -74,6 +75,32 @@ final class TakeoverCoordinator {
         metrics.lookedUp(fromHere ? LookupOutcome.FOUND_LOCAL : LookupOutcome.FOUND_REMOTE);
         become(sessionId, found.get().copy(), found.get().holders());
         return Optional.of(found.get().copy());
+    }
+
+    /**
+     * Takes over an orphan this node is the custodian of, to end it ({@link GroupSessionTransport#expiredOrphans}):
+     * only if its copy here expired beyond doubt and the members most likely to hold a newer one have none that has
+     * not (the user may have come back at another member, or a holder got the owner's last change and this node did
+     * not). Otherwise nothing is taken over, and the copy stays in custody. A takeover that finds a newer live copy
+     * after all (it arrived between the two rounds) returns it: the caller keeps that session in use.
+     */
+    Optional<StoredSession> takeOverToEnd(String sessionId, Duration wait) {
+        Optional<BackupStore.Copy> local = group.backups().copy(transport.application(), sessionId);
+        Instant now = Instant.now();
+        if (local.isEmpty() || !local.get().owner().equals(group.selfName())
+                || !local.get().session().expiredBeyondDoubtAt(now)) {
+            return Optional.empty();
+        }
+        try {
+            Optional<LookupRequests.Found> newest = confirm(sessionId, local.get(), wait);
+            if (newest.isEmpty() || !newest.get().copy().expiredBeyondDoubtAt(now)) {
+                return Optional.empty();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        return takeOver(sessionId, wait);
     }
 
     /**

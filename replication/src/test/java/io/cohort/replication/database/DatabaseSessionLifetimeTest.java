@@ -118,6 +118,42 @@ class DatabaseSessionLifetimeTest {
         }
     }
 
+    @Test
+    void aRowOfAnOwnerThatDiedGoesToOneNodeToEndOnceAnOwnerWouldSurelyHaveEndedItItself() throws Exception {
+        try (TestDatabase database = new H2Database();
+             DatabaseNode b = DatabaseNode.start("b", database, REQUEST_END);
+             DatabaseNode c = DatabaseNode.start("c", database, REQUEST_END)) {
+            SessionRows rows = new SessionRows(database);
+            DatabaseNode a = DatabaseNode.start("a", database, REQUEST_END);
+            Instant now = Instant.now();
+            // 5-minute sessions: this one expired 4 minutes ago (its row's last access may lag the owner's by 30 s), so a
+            // live owner's sweep (once a minute) would have ended it 3 minutes ago; the database's sweeper deletes it 90 s
+            // from now (10.5 minutes after its last access), silently
+            TestSession abandoned = writtenBy(a, "abandoned-", now.minusSeconds(540), 300_000);
+            // expired beyond doubt (6 minutes and 15 s after its last access), but expired only 150 s ago: still its
+            // owner's to end, were it alive
+            TestSession recent = writtenBy(a, "recent-", now.minusSeconds(450), 300_000);
+            a.crash();
+
+            assertThat(b.store().expiredOrphans(now)).containsExactly(abandoned.id());
+            assertThat(c.store().expiredOrphans(now)).containsExactly(abandoned.id());
+            Optional<StoredSession> atB = b.store().load(abandoned.id());
+            Optional<StoredSession> atC = c.store().load(abandoned.id());
+
+            assertThat(atB).as("b's sweep gets it, to end through the application").isPresent();
+            assertThat(TestMember.CODEC.deserialize("cart", atB.get().attributes().get("cart"))).isEqualTo("EST-1");
+            assertThat(atC).as("c's, a moment later, does not: the application hears of the end once").isEmpty();
+            assertThat(rows.owner(abandoned.id())).as("its rows are gone").isEmpty();
+            assertThat(rows.attributeRowCount(abandoned.id())).isZero();
+            assertThat(c.store().load(recent.id())).as("the recent one is refused, and its row kept").isEmpty();
+            assertThat(c.store().loadToEnd(recent.id())).isEmpty();
+            assertThat(rows.owner(recent.id())).contains("a");
+            TestSession live = writtenBy(b, "live-", Instant.now(), 300_000);
+            assertThat(c.store().loadToEnd(live.id())).as("a sweep takes no live session").isEmpty();
+            assertThat(rows.owner(live.id())).contains("b");
+        }
+    }
+
     /** A session with a cart, last accessed at {@code accessed}, that {@code owner} wrote to the database. */
     private static TestSession writtenBy(DatabaseNode owner, String idPrefix, Instant accessed, long maxInactiveMillis) {
         TestSession session = new TestSession(idPrefix + System.nanoTime(), TestMember.CODEC);

@@ -23,7 +23,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Rows of sessions nobody touched for twice their inactive interval are swept by any node. */
+/**
+ * Rows of sessions nobody touched for twice their inactive interval are swept by any node, once the nodes serving
+ * their application had two minutes to end them through it.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ExpiredSessionSweeperTest {
 
@@ -33,8 +36,10 @@ class ExpiredSessionSweeperTest {
              DatabaseNode a = DatabaseNode.start("a", database, TestGroup.settings(1, Trigger.ON_SET_ATTRIBUTE,
                      Scope.MODIFIED_ATTRIBUTES, new Delivery.Sync(Duration.ofSeconds(2))))) {
             SessionRows rows = new SessionRows(database);
-            TestSession abandoned = write(a, "abandoned", Instant.now().minusSeconds(10), 2_000);
+            TestSession abandoned = write(a, "abandoned", Instant.now().minusSeconds(600), 2_000);
             TestSession recentlyExpired = write(a, "recent", Instant.now().minusSeconds(15), 10_000); // twice in 5 s
+            // twice its interval ago, but a node may end it through the application for less than two minutes yet
+            TestSession endable = write(a, "endable", Instant.now().minusSeconds(240), 60_000);
             TestSession live = write(a, "live", Instant.now(), 60_000);
             assertThat(rows.version(abandoned.id())).isPositive();
 
@@ -42,6 +47,7 @@ class ExpiredSessionSweeperTest {
 
             assertThat(rows.attributeRowCount(abandoned.id())).isZero();
             assertThat(rows.version(recentlyExpired.id())).as("expired, but not yet twice").isPositive();
+            assertThat(rows.version(endable.id())).as("left to the nodes to end for two minutes").isPositive();
             assertThat(rows.version(live.id())).isPositive();
         }
     }
@@ -53,7 +59,7 @@ class ExpiredSessionSweeperTest {
             database.user().ifPresent(pool::setUsername);
             database.password().ifPresent(pool::setPassword);
             SessionTables tables = SessionTables.createOrCheck(pool, "sweep_");
-            long longAgo = System.currentTimeMillis() - 60_000;
+            long longAgo = System.currentTimeMillis() - 600_000;
             try (Connection setup = database.connect(); Statement insert = setup.createStatement()) {
                 insert.execute("INSERT INTO " + tables.sessions() + " (app, id, version, owner_node, host, created, "
                         + "last_accessed, max_inactive_ms, expiry) VALUES ('shop', 'abandoned', 1, 'gone', 'h', "

@@ -133,6 +133,11 @@ class OrphanedCopiesTest {
             }
             java.time.Instant stillInTime = java.time.Instant.now().plus(Duration.ofMinutes(37));
             assertThat(members).allSatisfy(m -> assertThat(m.store().expiredOrphans(stillInTime)).isEmpty());
+
+            // a sweep that loads an orphan to end it takes nothing over while it has not expired
+            ShopVisit probe = visits.get(0);
+            assertThat(best(members, probe).store().loadToEnd(probe.id())).isEmpty();
+            assertThat(holders(members, probe)).as("still in custody, all copies in place").hasSize(3);
         }
     }
 

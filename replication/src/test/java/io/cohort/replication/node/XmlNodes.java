@@ -9,7 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** Starts a real node from the text of its {@code cohort.xml}, written into {@code home} as a user would. */
+/**
+ * Starts a real node from the text of its {@code cohort.xml}, written into {@code home} as a user would; and runs what
+ * the node runs on its own schedule.
+ */
 final class XmlNodes {
 
     private XmlNodes() {
@@ -21,5 +24,18 @@ final class XmlNodes {
         CohortConfig config = ConfigLoader.parse(file.toString(),
                 new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)), home, Map.<String, String>of()::get);
         return CohortNode.start(config);
+    }
+
+    /** Runs the node's sweep of expired sessions in every application now (the node runs it once a minute). */
+    static void scavenge(CohortNode node) {
+        try {
+            java.lang.reflect.Field field = CohortNode.class.getDeclaredField("server");
+            field.setAccessible(true);
+            org.eclipse.jetty.server.Server server = (org.eclipse.jetty.server.Server) field.get(node);
+            server.getDescendants(org.eclipse.jetty.ee10.webapp.WebAppContext.class)
+                    .forEach(context -> context.getSessionHandler().scavenge());
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -137,8 +137,9 @@ public interface SessionStore {
      * {@link #load}, for a session {@link #expiredOrphans} named, to end it: hands the session to this node only if
      * the newest copy found expired beyond doubt ({@link StoredSession#expiredBeyondDoubtAt}); otherwise answers empty
      * and takes nothing over (its user came back at another node meanwhile, or another node ended it first), so a
-     * live session does not move for a sweep. Same bounds as {@link #load}. The default, empty, goes with the default
-     * {@link #expiredOrphans}.
+     * live session does not move for a sweep. A store that can only tell after taking the session over (a newer copy
+     * arrived meanwhile) may return a live one: the node then keeps it, its interval restarted. Same bounds as
+     * {@link #load}. The default, empty, goes with the default {@link #expiredOrphans}.
      */
     default Optional<StoredSession> loadToEnd(String id) {
         return Optional.empty();

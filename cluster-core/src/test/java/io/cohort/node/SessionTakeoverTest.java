@@ -339,6 +339,24 @@ class SessionTakeoverTest {
     }
 
     @Test
+    void anOrphanTheSweepNamedIsEndedThroughTheApplicationUnlessARequestLoadedItLiveMeanwhile() throws Exception {
+        String expiredCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
+        String liveCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-2")), "JSESSIONID");
+        ageCopy(idOf(expiredCookie), Duration.ofMinutes(40), Duration.ofMinutes(30));
+        stores.orphans.addAll(List.of(idOf(expiredCookie), idOf(liveCookie)));
+        CohortSessionCache cache = n2.sessionCache("/app");
+
+        assertThat(cache.checkExpiration(new java.util.HashSet<>())).as("both named to n2's sweep")
+                .containsExactlyInAnyOrder(idOf(expiredCookie), idOf(liveCookie));
+        // the user of the live one comes back at n2 before the sweep gets to it
+        assertThat(withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + liveCookie).body()).contains("cart=EST-2");
+        assertThat(cache.delete(idOf(liveCookie))).as("left alone").isNull();
+        assertThat(cache.delete(idOf(expiredCookie))).as("loaded, to be ended").isNotNull();
+
+        assertThat(withCookies(n2, n2.app("/app/session"), "JSESSIONID=" + liveCookie).body()).contains("cart=EST-2");
+    }
+
+    @Test
     void aNewInactiveIntervalIsAChangeTheStoreIsTold() throws Exception {
         String sessionCookie = cookie(n1.get(n1.app("/app/session?set=cart&value=EST-1")), "JSESSIONID");
 

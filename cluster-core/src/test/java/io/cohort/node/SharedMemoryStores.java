@@ -26,6 +26,8 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
      * node took them over without this one hearing): it evicts the copy then, as a store over a shared database does.
      */
     final java.util.Set<String> staleCopies = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Session ids the stores name as orphans to end ({@link SessionStore#expiredOrphans}), whatever their copies. */
+    final java.util.Set<String> orphans = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The routes the stores name as a session's copy holders, by session id. */
     private final Function<String, List<String>> holders;
 
@@ -52,6 +54,16 @@ final class SharedMemoryStores extends SingleNodeStoreProvider {
 
         @Override public void start(SessionStoreContext context) {
             this.context = context;
+        }
+
+        @Override
+        public java.util.Set<String> expiredOrphans(java.time.Instant now) {
+            return java.util.Set.copyOf(orphans);
+        }
+
+        @Override
+        public java.util.Optional<StoredSession> loadToEnd(String id) {
+            return load(id).filter(copy -> copy.expiredBeyondDoubtAt(java.time.Instant.now()));
         }
 
         @Override

@@ -2,6 +2,7 @@ package io.cohort.session.jetty;
 
 import io.cohort.session.RemovalCause;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -40,9 +41,13 @@ public final class CohortSessionCache extends DefaultSessionCache {
     /** The lookups in progress, by session id: callers asking for the same id wait for the one that runs. */
     private final ConcurrentMap<String, CompletableFuture<ManagedSession>> lookups = new ConcurrentHashMap<>();
     private final Set<String> evictOnRelease = ConcurrentHashMap.newKeySet();
-    /** Orphans the sweep named expired ({@link #checkExpiration}) that {@link #delete} is to load and end. */
-    private final Set<String> orphansToEnd = ConcurrentHashMap.newKeySet();
-    /** When the current sweep's time for ending orphans is up (epoch millis). */
+    /**
+     * Orphans this thread's sweep named expired ({@link #checkExpiration}) that {@link #delete} is to load and end.
+     * Per thread: Jetty ends what the sweep named in the sweep's thread, and a request that invalidates one of those
+     * sessions meanwhile must be deleted as any other.
+     */
+    private final ThreadLocal<Set<String>> orphansToEnd = ThreadLocal.withInitial(HashSet::new);
+    /** When the current sweep's time for ending orphans is up (epoch millis; 0 until it ends its first orphan). */
     private volatile long orphansEndedUntil;
     /** Hand-overs asked for while a request of this version still used the session: done when the last one ends. */
     private final ConcurrentMap<String, CompletableFuture<Void>> handOverOnRelease = new ConcurrentHashMap<>();
@@ -163,16 +168,16 @@ public final class CohortSessionCache extends DefaultSessionCache {
         Set<String> expired = new LinkedHashSet<>(super.checkExpiration(candidates));
         long now = System.currentTimeMillis();
         expired.removeIf(id -> !heldAndExpiredAt(id, now));
-        orphansEndedUntil = now + ORPHAN_SWEEP_BUDGET.toMillis();
-        int named = 0;
+        orphansEndedUntil = 0; // set at the first orphan's end: this node's own sessions go first
+        Set<String> named = orphansToEnd.get();
+        named.clear(); // the last sweep's, should one not have reached delete
         for (String orphan : adapter.expiredOrphans(now)) {
-            if (named == MAX_ORPHANS_PER_SWEEP) {
+            if (named.size() == MAX_ORPHANS_PER_SWEEP) {
                 break; // the next sweep names the rest
             }
             if (doGet(orphan) == null) {
-                orphansToEnd.add(orphan);
+                named.add(orphan);
                 expired.add(orphan);
-                named++;
             }
         }
         return expired;
@@ -191,13 +196,20 @@ public final class CohortSessionCache extends DefaultSessionCache {
     @Override
     public ManagedSession delete(String id) throws Exception {
         ManagedSession session = doGet(id);
-        if (session == null && orphansToEnd.remove(id)) {
-            if (System.currentTimeMillis() > orphansEndedUntil) {
-                return null; // the sweep's time for orphans is up: the next one names it again
-            }
-            session = loadedToEnd(id);
-            if (session == null) {
-                return null;
+        if (orphansToEnd.get().remove(id)) {
+            if (session != null) {
+                // a request loaded it after the sweep named it: ended only if it is still expired and not in use
+                if (!heldAndExpiredAt(id, System.currentTimeMillis())) {
+                    return null;
+                }
+            } else {
+                if (!withinOrphanBudget()) {
+                    return null; // the sweep's time for orphans is up: the next one names it again
+                }
+                session = loadedToEnd(id);
+                if (session == null) {
+                    return null;
+                }
             }
         }
         RemovalCause cause = RemovalCause.INVALIDATED;
@@ -226,8 +238,8 @@ public final class CohortSessionCache extends DefaultSessionCache {
      * An orphan the sweep is ending, loaded ({@link SessionStoreAdapter#loadingToEnd}: only if it expired beyond
      * doubt, a takeover), so the application's listeners hear of its end. Null when the store gave nothing (its user
      * came back at another node, or another node ended it). A session that turns out live after all (a newer copy
-     * arrived during the takeover) stays here as if a request had used it: its inactivity timer runs, so it ends when
-     * it expires.
+     * arrived during the takeover) stays here as if a request had used it just now: its inactivity timer runs from
+     * now, so it ends when it expires.
      */
     private ManagedSession loadedToEnd(String id) throws Exception {
         ManagedSession loaded = adapter.loadingToEnd(id, () -> getAndEnter(id, false));
@@ -239,11 +251,22 @@ public final class CohortSessionCache extends DefaultSessionCache {
                 return loaded;
             }
         }
-        ManagedSession entered = getAndEnter(id, true);
+        // entered and released as a request would be (without looking anything up should it be gone meanwhile), so
+        // its inactivity timer runs from now
+        ManagedSession entered = adapter.loadingToEnd(id, () -> getAndEnter(id, true));
         if (entered != null) {
-            entered.release(); // no request: the release only starts its inactivity timer
+            release(entered);
         }
         return null;
+    }
+
+    /** Whether the current sweep may still end an orphan; the first one starts its {@link #ORPHAN_SWEEP_BUDGET}. */
+    private boolean withinOrphanBudget() {
+        long now = System.currentTimeMillis();
+        if (orphansEndedUntil == 0) {
+            orphansEndedUntil = now + ORPHAN_SWEEP_BUDGET.toMillis();
+        }
+        return now <= orphansEndedUntil;
     }
 
     /**

@@ -44,8 +44,12 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
 
     private final StoreBinding.Binder binder;
     private final Map<String, RemovalCause> pendingRemovals = new ConcurrentHashMap<>();
-    /** The orphans the cache is loading to end ({@link #loadingToEnd}): loaded with {@link SessionStore#loadToEnd}. */
-    private final Set<String> endingOrphans = ConcurrentHashMap.newKeySet();
+    /**
+     * The orphan this thread's cache lookup is loading to end ({@link #loadingToEnd}): loaded with {@link
+     * SessionStore#loadToEnd}. Per thread, since the cache runs a lookup in the caller's thread: a request's lookup of
+     * the same id meanwhile is a plain load.
+     */
+    private final ThreadLocal<String> endingOrphan = new ThreadLocal<>();
     /** Attribute names come from whoever wrote the copy: at most this many are logged, the rest only counted. */
     private final OncePerKind loggedRejections = new OncePerKind(100);
     private volatile SessionStore store;
@@ -151,7 +155,7 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
      */
     @Override
     public SessionData doLoad(String id) {
-        Optional<StoredSession> found = endingOrphans.contains(id) ? store.loadToEnd(id) : store.load(id);
+        Optional<StoredSession> found = id.equals(endingOrphan.get()) ? store.loadToEnd(id) : store.load(id);
         if (found.isEmpty()) {
             return null;
         }
@@ -176,15 +180,15 @@ public final class SessionStoreAdapter extends AbstractSessionDataStore implemen
     }
 
     /**
-     * Runs {@code load} (the cache's lookup of an orphan it is ending) with the store's {@link SessionStore#loadToEnd}
-     * in place of {@link SessionStore#load} for that id.
+     * Runs {@code load} (the cache's lookup of an orphan it is ending, in this thread) with the store's
+     * {@link SessionStore#loadToEnd} in place of {@link SessionStore#load} for that id.
      */
     <T> T loadingToEnd(String id, Callable<T> load) throws Exception {
-        endingOrphans.add(id);
+        endingOrphan.set(id);
         try {
             return load.call();
         } finally {
-            endingOrphans.remove(id);
+            endingOrphan.remove();
         }
     }
 

@@ -83,6 +83,8 @@ final class DatabaseSessionTransport implements SessionTransport {
 
     /** The most sessions of owners that died one sweep of the node ends (a load, one transaction, each). */
     static final int ORPHANS_PER_SWEEP = 200;
+    /** The budget of the query for them: it runs on the node's sweeper thread, before the node's own expiries. */
+    static final Duration ORPHAN_QUERY_TIMEOUT = Duration.ofSeconds(10);
 
     /** The least a load of a session may take, whatever the cache-miss delay. */
     static final Duration SHORTEST_LOAD = Duration.ofSeconds(1);
@@ -314,17 +316,20 @@ final class DatabaseSessionTransport implements SessionTransport {
 
     /**
      * Sessions of owners that died ({@link SessionLoader#endable}), at most {@link #ORPHANS_PER_SWEEP}; every node of
-     * the application names them, and the deletion at {@link #takeOverToEnd} lets one end each. Not those this node
-     * holds. A database that fails or does not answer within {@link #BACKGROUND_TIMEOUT}
+     * the application names them (each a share picked at random), and the deletion at {@link #takeOverToEnd} lets one
+     * end each. Not those this node holds. A database that fails or does not answer within {@link #ORPHAN_QUERY_TIMEOUT}
      * names none (logged once): the next sweep tries again.
      */
     @Override
     public Set<String> expiredOrphans(Instant now) {
         try {
-            Set<String> expired = new HashSet<>(
-                    loader.endable(now, ORPHANS_PER_SWEEP, TransactionDeadline.after(BACKGROUND_TIMEOUT)));
-            expired.removeIf(id -> tracked.get(id) != null);
-            return expired;
+            // several nodes name the same rows: each takes its share at random from five times its share, so their
+            // sweeps mostly end different sessions
+            List<String> endable = new ArrayList<>(
+                    loader.endable(now, 5 * ORPHANS_PER_SWEEP, TransactionDeadline.after(ORPHAN_QUERY_TIMEOUT)));
+            endable.removeIf(id -> tracked.get(id) != null);
+            java.util.Collections.shuffle(endable);
+            return new HashSet<>(endable.subList(0, Math.min(ORPHANS_PER_SWEEP, endable.size())));
         } catch (SQLException e) {
             failed("looking for expired sessions of departed owners", e);
             return Set.of();

@@ -42,8 +42,16 @@ final class ExpiredSessionSweeper {
     }
 
     /**
-     * The time before which a row's expiry, plus a tenth of its interval, must lie for it to have been
-     * {@link SessionLoader#endable} for {@link #ENDABLE_FOR} at {@code now}.
+     * The time before which a row's expiry, plus its interval, must lie for the row to have gone untouched for twice its
+     * interval {@link #ENDABLE_FOR} ago (one of the conditions of {@link SessionLoader#endable}).
+     */
+    private static long untouchedBy(long now) {
+        return now - ENDABLE_FOR.toMillis();
+    }
+
+    /**
+     * The time before which a row's expiry, plus a tenth of its interval, must lie for its owner to have ended it
+     * {@link SessionLoader#OWNER_ENDS_WITHIN} before {@link #ENDABLE_FOR} ago (the other condition).
      */
     private static long endableBy(long now) {
         return now - SessionLoader.OWNER_ENDS_WITHIN.plus(ENDABLE_FOR).toMillis();
@@ -79,8 +87,8 @@ final class ExpiredSessionSweeper {
         try (PreparedStatement select = connection.prepareStatement(tables.selectSweepable())) {
             select.setQueryTimeout(deadline.querySeconds());
             select.setMaxRows(limit);
-            select.setLong(1, now);
-            select.setLong(2, now);
+            select.setLong(1, untouchedBy(now));
+            select.setLong(2, untouchedBy(now));
             select.setLong(3, endableBy(now));
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
@@ -97,7 +105,7 @@ final class ExpiredSessionSweeper {
             session.setQueryTimeout(deadline.querySeconds());
             session.setString(1, app);
             session.setString(2, id);
-            session.setLong(3, now);
+            session.setLong(3, untouchedBy(now));
             session.setLong(4, endableBy(now));
             if (session.executeUpdate() == 0) {
                 return false; // touched or removed meanwhile

@@ -73,11 +73,12 @@ final class SessionLoader {
     }
 
     /**
-     * Whether another node may end the session at {@code now}: expired beyond doubt, and its owner, were it alive, would
-     * have ended it {@link #OWNER_ENDS_WITHIN} ago.
+     * Whether another node may end the session at {@code now}: its owner, were it alive, would have ended it {@link
+     * #OWNER_ENDS_WITHIN} ago, and it has gone untouched for twice its interval (as long as the sweeper always left a
+     * session in use: a request that holds its session that long, an event stream, is not touched meanwhile).
      */
     static boolean endable(StoredSession session, Instant now) {
-        return session.expiredBeyondDoubtAt(now)
+        return session.expiredBeyondDoubtAt(now) && session.isExpiredAt(now.minusMillis(session.maxInactiveMillis()))
                 && session.isExpiredAt(now.minus(OWNER_ENDS_WITHIN).minusMillis(session.maxInactiveMillis() / 10));
     }
 
@@ -206,7 +207,8 @@ final class SessionLoader {
             long ownerEndedBy = now.minus(OWNER_ENDS_WITHIN).toEpochMilli();
             select.setLong(2, ownerEndedBy);
             select.setLong(3, now.toEpochMilli());
-            select.setLong(4, ownerEndedBy);
+            select.setLong(4, now.toEpochMilli());
+            select.setLong(5, ownerEndedBy);
             try (ResultSet rows = select.executeQuery()) {
                 while (rows.next()) {
                     ids.add(rows.getString(1));
@@ -228,7 +230,8 @@ final class SessionLoader {
             delete.setString(2, session.id());
             delete.setLong(3, session.version());
             delete.setLong(4, now.toEpochMilli());
-            delete.setLong(5, now.minus(OWNER_ENDS_WITHIN).toEpochMilli());
+            delete.setLong(5, now.toEpochMilli());
+            delete.setLong(6, now.minus(OWNER_ENDS_WITHIN).toEpochMilli());
             if (delete.executeUpdate() != 1) {
                 return false;
             }

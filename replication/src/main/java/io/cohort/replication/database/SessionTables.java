@@ -211,22 +211,23 @@ record SessionTables(String prefix, String binaryType) {
     /**
      * Ends a session another node may end ({@code SessionLoader.endable}), at the version that was read: the one node
      * whose deletion takes the row ends it through the application. The row must still be endable: expired beyond
-     * doubt at now, and by a tenth of its interval more before a given time (parameters: app, id, version, now, that
-     * time).
+     * doubt at now, past its interval once more at now, and by a tenth of it more before a given time (parameters:
+     * app, id, version, now, now, that time).
      */
     String deleteEndable() {
         return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND version = ?"
-                + " AND expiry + max_inactive_ms / 4 < ? AND expiry + max_inactive_ms / 10 < ?";
+                + " AND expiry + max_inactive_ms / 4 < ? AND expiry + max_inactive_ms < ?"
+                + " AND expiry + max_inactive_ms / 10 < ?";
     }
 
     /**
      * An application's sessions another node may end: expired before a given time (the index's condition), expired
-     * beyond doubt at now, and by a tenth of their interval more before that time (parameters: app, that time, now,
-     * that time).
+     * beyond doubt and past their interval once more at now, and by a tenth of it more before that time (parameters:
+     * app, that time, now, now, that time).
      */
     String selectEndable() {
         return "SELECT id FROM " + sessions() + " WHERE app = ? AND expiry < ? AND expiry + max_inactive_ms / 4 < ?"
-                + " AND expiry + max_inactive_ms / 10 < ?";
+                + " AND expiry + max_inactive_ms < ? AND expiry + max_inactive_ms / 10 < ?";
     }
 
     /** Removal by the owner only: a stale node's expiry must not delete the new owner's session. */
@@ -250,15 +251,15 @@ record SessionTables(String prefix, String binaryType) {
     }
 
     /**
-     * Expired candidates: past expiry by at least their inactive interval again, and by a tenth of it more before a
-     * given time (parameters: now, now, that time).
+     * Expired candidates: past expiry by at least their inactive interval again before one given time, and by a tenth
+     * of it before another (parameters: the first time, the first time, the other time).
      */
     String selectSweepable() {
         return "SELECT app, id FROM " + sessions() + " WHERE expiry < ? AND expiry + max_inactive_ms < ?"
                 + " AND expiry + max_inactive_ms / 10 < ?";
     }
 
-    /** Parameters: app, id, now, the time of {@link #selectSweepable}. */
+    /** Parameters: app, id, and the two times of {@link #selectSweepable}. */
     String deleteSweepable() {
         return "DELETE FROM " + sessions() + " WHERE app = ? AND id = ? AND expiry + max_inactive_ms < ?"
                 + " AND expiry + max_inactive_ms / 10 < ?";

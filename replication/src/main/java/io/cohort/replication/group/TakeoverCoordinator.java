@@ -81,8 +81,9 @@ final class TakeoverCoordinator {
      * Takes over an orphan this node is the custodian of, to end it ({@link GroupSessionTransport#expiredOrphans}):
      * only if its copy here expired beyond doubt and the members most likely to hold a newer one have none that has
      * not (the user may have come back at another member, or a holder got the owner's last change and this node did
-     * not). Otherwise nothing is taken over, and the copy stays in custody. A takeover that finds a newer live copy
-     * after all (it arrived between the two rounds) returns it: the caller keeps that session in use.
+     * not), and it is still in this node's custody after that round. Otherwise nothing is taken over, and the copy
+     * stays in custody. A takeover that finds a newer live copy after all (it arrived between the two rounds) returns
+     * it: the caller keeps that session, its interval restarted.
      */
     Optional<StoredSession> takeOverToEnd(String sessionId, Duration wait) {
         Optional<BackupStore.Copy> local = group.backups().copy(transport.application(), sessionId);
@@ -98,6 +99,11 @@ final class TakeoverCoordinator {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        // another member may have taken it over while this node asked (its TakenOver re-owned or dropped the copy)
+        Optional<BackupStore.Copy> still = group.backups().copy(transport.application(), sessionId);
+        if (still.isEmpty() || !still.get().owner().equals(group.selfName())) {
             return Optional.empty();
         }
         return takeOver(sessionId, wait);

@@ -126,12 +126,12 @@ class DatabaseSessionLifetimeTest {
             SessionRows rows = new SessionRows(database);
             DatabaseNode a = DatabaseNode.start("a", database, REQUEST_END);
             Instant now = Instant.now();
-            // 5-minute sessions: this one expired 4 minutes ago (its row's last access may lag the owner's by 30 s), so a
-            // live owner's sweep (once a minute) would have ended it 3 minutes ago; the database's sweeper deletes it 90 s
-            // from now (10.5 minutes after its last access), silently
-            TestSession abandoned = writtenBy(a, "abandoned-", now.minusSeconds(540), 300_000);
-            // expired beyond doubt (6 minutes and 15 s after its last access), but expired only 150 s ago: still its
-            // owner's to end, were it alive
+            // 5-minute sessions: this one has gone untouched for 11 minutes, twice its interval and more, and a live
+            // owner's sweep (once a minute) would have ended it by 5.5 minutes after its last access (the row's may lag
+            // by 30 s); the database's sweeper deletes it a minute from now (12 minutes after), silently
+            TestSession abandoned = writtenBy(a, "abandoned-", now.minusSeconds(660), 300_000);
+            // expired beyond doubt (6 minutes and 15 s after its last access), but not yet untouched for twice its
+            // interval: still its owner's, were it alive, whose request may still hold it
             TestSession recent = writtenBy(a, "recent-", now.minusSeconds(450), 300_000);
             a.crash();
 

@@ -38,8 +38,9 @@ class ExpiredSessionSweeperTest {
             SessionRows rows = new SessionRows(database);
             TestSession abandoned = write(a, "abandoned", Instant.now().minusSeconds(600), 2_000);
             TestSession recentlyExpired = write(a, "recent", Instant.now().minusSeconds(15), 10_000); // twice in 5 s
-            // twice its interval ago, but a node may end it through the application for less than two minutes yet
-            TestSession endable = write(a, "endable", Instant.now().minusSeconds(240), 60_000);
+            // a node may end it through the application since 54 s (4 minutes and 6 s after its last access): the
+            // sweeper leaves it to them for two minutes
+            TestSession endable = write(a, "endable", Instant.now().minusSeconds(300), 60_000);
             TestSession live = write(a, "live", Instant.now(), 60_000);
             assertThat(rows.version(abandoned.id())).isPositive();
 

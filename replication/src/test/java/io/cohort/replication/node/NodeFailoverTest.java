@@ -74,7 +74,7 @@ class NodeFailoverTest {
     @Test
     void aSessionWhoseOwnerLeftAndWhoseUserNeverCameBackEndsAtTheMemberThatAnswersForItThroughTheApplication()
             throws Exception {
-        String expiring = cookie(get(n1, "/app/session?set=cart&value=EST-1&maxInactive=5", null), "JSESSIONID");
+        String expiring = cookie(get(n1, "/app/session?set=cart&value=EST-1&maxInactive=10", null), "JSESSIONID");
         String kept = cookie(get(n1, "/app/session?set=cart&value=EST-2", null), "JSESSIONID");
         Await.until("n2 holds both copies", () -> n2.metrics().registry().find("cohort.replication.sessions.backup")
                 .gauges().stream().anyMatch(g -> g.value() == 2));
@@ -83,8 +83,9 @@ class NodeFailoverTest {
         n1 = null;
         Await.until("n2 is alone", () -> members(n2) == 1);
         String id = expiring.substring(0, expiring.lastIndexOf('.'));
-        // n2's sweep (once a minute) ends it once its five seconds, and the quarter a copy may lag, are past
-        Await.until("n2's application heard of the end", Duration.ofSeconds(20), () -> {
+        // n2's sweep (once a minute) ends it once its ten seconds, and the quarter a copy may lag, are past (and before
+        // the holders' own sweep drops the copy, at twice the interval)
+        Await.until("n2's application heard of the end", Duration.ofSeconds(30), () -> {
             XmlNodes.scavenge(n2);
             return ended(n2).contains(id);
         });

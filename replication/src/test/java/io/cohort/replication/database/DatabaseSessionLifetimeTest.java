@@ -133,6 +133,9 @@ class DatabaseSessionLifetimeTest {
             // expired beyond doubt (6 minutes and 15 s after its last access), but not yet untouched for twice its
             // interval: still its owner's, were it alive, whose request may still hold it
             TestSession recent = writtenBy(a, "recent-", now.minusSeconds(450), 300_000);
+            // a 10-minute session untouched for 16 minutes: its owner would have ended it by 11 minutes after its last
+            // access, unless a request still holds it (an event stream is not touched): left until twice its interval
+            TestSession held = writtenBy(a, "held-", now.minusSeconds(960), 600_000);
             a.crash();
 
             assertThat(b.store().expiredOrphans(now)).containsExactly(abandoned.id());
@@ -147,6 +150,8 @@ class DatabaseSessionLifetimeTest {
             assertThat(rows.attributeRowCount(abandoned.id())).isZero();
             assertThat(c.store().load(recent.id())).as("the recent one is refused, and its row kept").isEmpty();
             assertThat(c.store().loadToEnd(recent.id())).isEmpty();
+            assertThat(c.store().loadToEnd(held.id())).as("not untouched for twice its interval yet").isEmpty();
+            assertThat(rows.owner(held.id())).contains("a");
             assertThat(rows.owner(recent.id())).contains("a");
             TestSession live = writtenBy(b, "live-", Instant.now(), 300_000);
             assertThat(c.store().loadToEnd(live.id())).as("a sweep takes no live session").isEmpty();

@@ -228,16 +228,7 @@ public final class ReplicatingSessionStore implements SessionStore {
 
     @Override
     public Optional<StoredSession> load(String id) {
-        Running r = running;
-        if (r == null) {
-            return Optional.empty();
-        }
-        try {
-            return r.transport().takeOver(id, r.settings().cacheMissDelay());
-        } catch (RuntimeException e) {
-            failure(r, id, e);
-            return Optional.empty();
-        }
+        return takeOver(id, SessionTransport::takeOver);
     }
 
     @Override
@@ -268,16 +259,27 @@ public final class ReplicatingSessionStore implements SessionStore {
 
     @Override
     public Optional<StoredSession> loadToEnd(String id) {
+        return takeOver(id, SessionTransport::takeOverToEnd);
+    }
+
+    /** One of the transport's takeovers, bounded by the cache-miss delay; a transport that fails finds nothing. */
+    private Optional<StoredSession> takeOver(String id, Takeover takeover) {
         Running r = running;
         if (r == null) {
             return Optional.empty();
         }
         try {
-            return r.transport().takeOverToEnd(id, r.settings().cacheMissDelay());
+            return takeover.find(r.transport(), id, r.settings().cacheMissDelay());
         } catch (RuntimeException e) {
             failure(r, id, e);
             return Optional.empty();
         }
+    }
+
+    /** {@link SessionTransport#takeOver} or {@link SessionTransport#takeOverToEnd}. */
+    @FunctionalInterface
+    private interface Takeover {
+        Optional<StoredSession> find(SessionTransport transport, String sessionId, Duration wait);
     }
 
     @Override
